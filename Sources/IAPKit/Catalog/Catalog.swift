@@ -1,0 +1,35 @@
+/// The products a store sells: the answer to every `SKProductsRequest`.
+///
+/// A store is bound to one catalog when it is created. Catalogs come from the project's JSON
+/// format (`docs/catalog.md`), from Xcode `.storekit` files, or from the built-in default
+/// (`Fixtures/catalog.json`, embedded in the binary).
+public struct Catalog: Sendable {
+    /// Products in catalog order.
+    public let products: [Product]
+    /// Store settings the catalog asks for (Xcode `.storekit` files carry these).
+    public let settings: [(key: String, value: String)]
+    private let index: [ProductID: Int]
+
+    public init(products: [Product], settings: [(key: String, value: String)] = []) {
+        self.products = products
+        self.settings = settings
+        var index: [ProductID: Int] = [:]
+        for (i, product) in products.enumerated() { index[product.id] = i }
+        self.index = index
+    }
+
+    public subscript(id: ProductID) -> Product? {
+        guard let i = index[id] else { return nil }
+        return products[i]
+    }
+
+    /// Known ids closest to `id`, nearest first, for "did you mean" answers.
+    public func closest(to id: ProductID, limit: Int = 3) -> [ProductID] {
+        Suggestions.closest(to: id.rawValue, among: products.map(\.id.rawValue), limit: limit).map(ProductID.init)
+    }
+
+    /// The other products of a subscription group, in catalog order.
+    public func group(_ name: String) -> [Product] {
+        products.filter { $0.subscriptionGroup == name }
+    }
+}

@@ -1,0 +1,122 @@
+/// One product of a catalog: what `SKProductsRequest` returns, plus what the simulator needs to
+/// sell it (prices per storefront, subscription terms, hosted content).
+public struct Product: Hashable, Sendable {
+    public let id: ProductID
+    public let type: ProductType
+    /// App Store Connect's reference name: for people reading the catalog, never shown to buyers.
+    public let referenceName: String
+    /// Title and description per locale (`en_US`, `zh_CN`), in catalog order.
+    public let localizations: [Localization]
+    /// Price per storefront code, in catalog order.
+    public let prices: [StorefrontPrice]
+    /// The subscription period (auto-renewable) or duration (non-renewing); nil otherwise.
+    public let subscriptionPeriod: SubscriptionPeriod?
+    /// The subscription group of an auto-renewable subscription.
+    public let subscriptionGroup: String?
+    /// Level of service inside the group: 1 is the highest (App Store Connect's "level",
+    /// Xcode's `groupNumber`). Moving to a lower number is an upgrade.
+    public let groupLevel: Int?
+    /// An introductory offer for new subscribers of the group.
+    public let introductoryOffer: IntroductoryOffer?
+    /// Apple-hosted content delivered as `SKDownload`s after purchase or restore.
+    public let hostedContent: [HostedContent]
+    /// Content the app downloads itself (RMStore's `contentDownloader`).
+    public let selfHosted: Bool
+    public let familyShareable: Bool
+
+    public struct Localization: Hashable, Sendable {
+        public let locale: String
+        public let title: String
+        public let description: String
+
+        public init(locale: String, title: String, description: String) {
+            self.locale = locale
+            self.title = title
+            self.description = description
+        }
+    }
+
+    public struct StorefrontPrice: Hashable, Sendable {
+        public let storefront: String
+        public let price: Price
+
+        public init(storefront: String, price: Price) {
+            self.storefront = storefront
+            self.price = price
+        }
+    }
+
+    public init(
+        id: ProductID, type: ProductType, referenceName: String, localizations: [Localization],
+        prices: [StorefrontPrice], subscriptionPeriod: SubscriptionPeriod? = nil, subscriptionGroup: String? = nil,
+        groupLevel: Int? = nil, introductoryOffer: IntroductoryOffer? = nil, hostedContent: [HostedContent] = [],
+        selfHosted: Bool = false, familyShareable: Bool = false
+    ) {
+        self.id = id
+        self.type = type
+        self.referenceName = referenceName
+        self.localizations = localizations
+        self.prices = prices
+        self.subscriptionPeriod = subscriptionPeriod
+        self.subscriptionGroup = subscriptionGroup
+        self.groupLevel = groupLevel
+        self.introductoryOffer = introductoryOffer
+        self.hostedContent = hostedContent
+        self.selfHosted = selfHosted
+        self.familyShareable = familyShareable
+    }
+
+    /// The localization for `locale`, else its language's, else `en_US`, else the first.
+    public func localization(for locale: String) -> Localization {
+        if let exact = localizations.first(where: { $0.locale == locale }) { return exact }
+        let language = locale.split(separator: "_").first.map(String.init) ?? locale
+        if let sameLanguage = localizations.first(where: { $0.locale.hasPrefix(language + "_") || $0.locale == language }) {
+            return sameLanguage
+        }
+        return localizations.first(where: { $0.locale == "en_US" }) ?? localizations[0]
+    }
+
+    /// The price in `storefront`, or nil when the product is not sold there.
+    public func price(in storefront: String) -> Price? {
+        prices.first { $0.storefront == storefront }?.price
+    }
+}
+
+/// An introductory offer of an auto-renewable subscription (`SKProductDiscount`): a free trial,
+/// pay as you go, or pay up front, for a number of periods.
+public struct IntroductoryOffer: Hashable, Sendable {
+    public enum PaymentMode: String, Sendable, CaseIterable {
+        case freeTrial, payAsYouGo, payUpFront
+    }
+
+    public let paymentMode: PaymentMode
+    public let period: SubscriptionPeriod
+    public let numberOfPeriods: Int
+    /// Price per storefront for pay-as-you-go (per period) and pay-up-front (total); empty for a trial.
+    public let prices: [Product.StorefrontPrice]
+
+    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, numberOfPeriods: Int, prices: [Product.StorefrontPrice]) {
+        self.paymentMode = paymentMode
+        self.period = period
+        self.numberOfPeriods = numberOfPeriods
+        self.prices = prices
+    }
+}
+
+/// One Apple-hosted download of a product (`SKDownload`): its content id, version and the
+/// files (relative to the catalog's `content/` folder) that make it up.
+public struct HostedContent: Hashable, Sendable {
+    public let contentIdentifier: String
+    public let version: String
+    /// Path of the content's folder or file, relative to the folder holding the catalog.
+    public let path: String
+    /// Total bytes of the content's files, measured when the catalog is loaded with its files.
+    public var contentLength: Int64
+
+    public init(contentIdentifier: String, version: String, path: String, contentLength: Int64 = 0) {
+        self.contentIdentifier = contentIdentifier
+        self.version = version
+        self.path = path
+        self.contentLength = contentLength
+    }
+}

@@ -1,0 +1,217 @@
+/// A fast JSON writer into a byte buffer, with keys in the order the caller writes them.
+///
+/// Every JSON document IAPKit prints goes through this writer: members appear in declared order
+/// (never dictionary order), so the same state always gives the same bytes, and `dump` can render
+/// hundreds of thousands of transactions without Foundation's encoders.
+public struct JSONWriter {
+    public var bytes: [UInt8] = []
+    /// One entry per open container: true until its first member or element is written.
+    private var isFirst: [Bool] = []
+    /// True right after a key, whose value must not be preceded by a comma.
+    private var afterKey = false
+
+    public init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+        isFirst.reserveCapacity(8)
+    }
+
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        isFirst.removeAll(keepingCapacity: true)
+        afterKey = false
+    }
+
+    @inline(__always)
+    private mutating func beforeValue() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        separate()
+    }
+
+    @inline(__always)
+    private mutating func separate() {
+        let last = isFirst.count - 1
+        guard last >= 0 else { return }
+        if isFirst[last] { isFirst[last] = false } else { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    public mutating func beginObject() {
+        beforeValue()
+        bytes.append(UInt8(ascii: "{"))
+        isFirst.append(true)
+    }
+
+    public mutating func endObject() {
+        isFirst.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func beginArray() {
+        beforeValue()
+        bytes.append(UInt8(ascii: "["))
+        isFirst.append(true)
+    }
+
+    public mutating func endArray() {
+        isFirst.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes `"key":`; the value written next belongs to it.
+    @inline(__always)
+    public mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    /// Writes a key that is only known at run time (a setting name, a locale).
+    public mutating func key(_ key: String) {
+        separate()
+        appendEscaped(key)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    public mutating func string(_ value: String) {
+        beforeValue()
+        appendEscaped(value)
+    }
+
+    public mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    public mutating func int(_ value: Int64) {
+        beforeValue()
+        appendDecimal(value)
+    }
+
+    public mutating func int(_ value: Int) { int(Int64(value)) }
+
+    public mutating func uint(_ value: UInt64) {
+        beforeValue()
+        appendDecimal(value)
+    }
+
+    /// Writes an unsigned integer as a decimal string (`"2000000000000001"`), as transaction ids are.
+    public mutating func decimalString(_ value: UInt64) {
+        beforeValue()
+        bytes.append(UInt8(ascii: "\""))
+        appendDecimal(value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func bool(_ value: Bool) {
+        beforeValue()
+        if value {
+            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        } else {
+            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        }
+    }
+
+    public mutating func null() {
+        beforeValue()
+        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    }
+
+    /// Writes a number literal given as text (a decimal price kept exact).
+    public mutating func numberLiteral(_ text: String) {
+        beforeValue()
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Splices an already serialized JSON value.
+    public mutating func raw(_ json: [UInt8]) {
+        beforeValue()
+        bytes.append(contentsOf: json)
+    }
+
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): numberLiteral(n)
+        case .string(let s): string(s)
+        case .array(let items):
+            beginArray()
+            for item in items { self.value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for member in members {
+                key(member.key)
+                self.value(member.value)
+            }
+            endObject()
+        }
+    }
+
+    @inline(__always)
+    private mutating func appendDecimal(_ value: UInt64) {
+        if value < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = value
+        withUnsafeMutableBytes(of: &digits) { raw in
+            while v > 0 {
+                raw[count] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                v /= 10
+                count += 1
+            }
+            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(raw[i]) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendDecimal(value.magnitude)
+        } else {
+            appendDecimal(UInt64(value))
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func appendEscaped(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let byte = utf8[i]
+                if byte >= 0x20 && byte != 0x22 && byte != 0x5C { continue }
+                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                runStart = i + 1
+                switch byte {
+                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+                case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+                default:
+                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+                    bytes.append(JSONWriter.hexDigits[Int(byte >> 4)])
+                    bytes.append(JSONWriter.hexDigits[Int(byte & 0xF)])
+                }
+            }
+            if runStart < utf8.count {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,71 @@
+/// A past-tense fact the store recorded: the notification log behind `iapctl events`.
+///
+/// Every transaction update, request and setting change is an event, numbered from 1 (`seq`)
+/// and dated by the store's clock. `docs/events.md` maps each name to the RMStore notification
+/// and DYFStoreKit state it corresponds to.
+public struct Event: Hashable, Sendable {
+    public let seq: UInt64
+    public let date: Timestamp
+    public let kind: EventKind
+
+    public init(seq: UInt64, date: Timestamp, kind: EventKind) {
+        self.seq = seq
+        self.date = date
+        self.kind = kind
+    }
+
+    public var name: String { kind.name }
+}
+
+/// What happened. Cases carry the data an observer needs, as the seeds' notifications do.
+public enum EventKind: Hashable, Sendable {
+    /// A transaction entered a state (`paymentQueue(_:updatedTransactions:)`): the event is
+    /// named after the state, `transactionPurchasing` ... `transactionDeferred`.
+    case transactionUpdated(Transaction)
+    /// The app called `finishTransaction` (`paymentQueue(_:removedTransactions:)`).
+    case transactionFinished(Transaction)
+    /// An unfinished transaction delivered again at app launch.
+    case transactionRedelivered(Transaction)
+    /// `SKProductsRequest` answered.
+    case productsRequestFinished(products: [ProductID], invalid: [ProductID])
+    /// `SKProductsRequest` failed.
+    case productsRequestFailed(TransactionError)
+    /// `paymentQueueRestoreCompletedTransactionsFinished`, with how many were restored.
+    case restoreFinished(count: Int, user: UserID?)
+    /// `restoreCompletedTransactionsFailedWithError`.
+    case restoreFailed(TransactionError, user: UserID?)
+    /// The app launched and attached its transaction observer.
+    case appLaunched(unfinished: Int)
+    /// `iapctl config set` changed a setting.
+    case settingChanged(key: String, value: String)
+
+    public var name: String {
+        switch self {
+        case .transactionUpdated(let t):
+            switch t.state {
+            case .purchasing: return "transactionPurchasing"
+            case .purchased: return "transactionPurchased"
+            case .failed: return "transactionFailed"
+            case .restored: return "transactionRestored"
+            case .deferred: return "transactionDeferred"
+            }
+        case .transactionFinished: return "transactionFinished"
+        case .transactionRedelivered: return "transactionRedelivered"
+        case .productsRequestFinished: return "productsRequestFinished"
+        case .productsRequestFailed: return "productsRequestFailed"
+        case .restoreFinished: return "restoreFinished"
+        case .restoreFailed: return "restoreFailed"
+        case .appLaunched: return "appLaunched"
+        case .settingChanged: return "settingChanged"
+        }
+    }
+
+    /// The transaction the event is about, if any.
+    public var transaction: Transaction? {
+        switch self {
+        case .transactionUpdated(let t), .transactionFinished(let t), .transactionRedelivered(let t): return t
+        case .productsRequestFinished, .productsRequestFailed, .restoreFinished, .restoreFailed, .appLaunched, .settingChanged:
+            return nil
+        }
+    }
+}

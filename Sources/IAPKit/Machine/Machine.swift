@@ -1,0 +1,192 @@
+/// The deterministic purchase state machine: a catalog, the working state, and `apply`, the one
+/// place where state changes.
+///
+/// `apply` performs no I/O and reads no clock: time is `state.clock`, identifiers come from the
+/// state's counters, and history is reached through the `TransactionArchive` passed in. The same
+/// catalog, state and commands therefore always give the same events and transactions.
+public struct Machine: Sendable {
+    public let catalog: Catalog
+    public private(set) var state: StoreState
+
+    public init(catalog: Catalog, state: StoreState) {
+        self.catalog = catalog
+        self.state = state
+    }
+
+    /// Applies one command. On a thrown error the state is unchanged (commands validate before
+    /// they mutate), so a refused command never leaves a half-done store.
+    public mutating func apply(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
+        var effects = Effects()
+        switch command {
+        case .requestProducts(let ids):
+            let (valid, invalid) = productsRequest(ids)
+            emit(.productsRequestFinished(products: valid.map(\.id), invalid: invalid), into: &effects)
+        case .buy(let id, let user, let quantity):
+            try buy(id, user: user, quantity: quantity, into: &effects)
+        case .finish(let ids):
+            try finish(ids, archive: archive, into: &effects)
+        case .finishAll:
+            let ids = state.queue.filter { $0.state.isFinishable }.map(\.id)
+            try finish(ids, archive: archive, into: &effects)
+        case .restore(let user):
+            restore(user: user, into: &effects)
+        case .launch:
+            let queue = state.queue
+            emit(.appLaunched(unfinished: queue.count), into: &effects)
+            for t in queue { emit(.transactionRedelivered(t), into: &effects) }
+        case .setSetting(let key, let value):
+            guard let setting = SettingKey(rawValue: key) else {
+                throw .unknownSetting(key, suggestion: Suggestions.nearest(to: key, among: SettingKey.names))
+            }
+            var settings = state.settings
+            try setting.set(value, in: &settings)
+            state.settings = settings
+            emit(.settingChanged(key: key, value: setting.value(in: settings)), into: &effects)
+        }
+        return effects
+    }
+
+    // MARK: - Products
+
+    /// The products a request returns, and the ids StoreKit would list as invalid: unknown ids
+    /// and products not sold in the current storefront. No ids means the whole catalog.
+    public func productsRequest(_ ids: [ProductID]) -> (valid: [Product], invalid: [ProductID]) {
+        let storefront = state.settings.storefront
+        let wanted = ids.isEmpty ? catalog.products.map(\.id) : ids
+        var valid: [Product] = []
+        var invalid: [ProductID] = []
+        var seen: Set<ProductID> = []
+        for id in wanted where seen.insert(id).inserted {
+            if let p = catalog[id], p.price(in: storefront) != nil { valid.append(p) } else { invalid.append(id) }
+        }
+        return (valid, invalid)
+    }
+
+    // MARK: - Buying
+
+    private mutating func buy(_ id: ProductID, user: UserID?, quantity: Int, into effects: inout Effects) throws(StoreError) {
+        let product = try sellable(id)
+        guard (1...10).contains(quantity) else { throw .quantityOutOfRange(quantity) }
+        if quantity > 1 {
+            let allowed = product.type == .consumable || (product.type == .nonRenewing && state.settings.nonRenewingQuantity)
+            guard allowed else { throw .quantityNotAllowed(id, product.type) }
+        }
+        tick()
+        var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
+        emit(.transactionUpdated(t), into: &effects)
+        if !state.settings.paymentsAllowed {
+            t.state = .failed(TransactionError(.paymentNotAllowed))
+        } else {
+            complete(&t, product: product)
+        }
+        record(t, into: &effects)
+        emit(.transactionUpdated(t), into: &effects)
+    }
+
+    /// The product if it can be bought now, else why not.
+    func sellable(_ id: ProductID) throws(StoreError) -> Product {
+        guard let product = catalog[id] else { throw .unknownProduct(id, closest: catalog.closest(to: id)) }
+        guard product.price(in: state.settings.storefront) != nil else {
+            throw .productNotInStorefront(id, storefront: state.settings.storefront, available: product.prices.map(\.storefront))
+        }
+        return product
+    }
+
+    /// A new transaction for `product`, numbered from the store's counter and dated now.
+    mutating func newTransaction(_ product: Product, user: UserID?, quantity: Int, state txState: TransactionState) -> Transaction {
+        let id = state.nextTransactionID
+        state.nextTransactionID = id.next
+        let storefront = Storefront.named(state.settings.storefront) ?? .usa
+        return Transaction(
+            id: id, originalID: id, productID: product.id, productType: product.type, quantity: quantity, userID: user,
+            state: txState, date: state.clock, originalDate: state.clock, storefront: storefront.code,
+            price: product.price(in: storefront.code) ?? .zero, currency: storefront.currency, charged: false,
+            subscriptionGroup: product.subscriptionGroup)
+    }
+
+    /// Moves a purchasing (or approved deferred) transaction to purchased: charges the user, or,
+    /// for a non-consumable the account already owns, delivers it again without a charge, as the
+    /// App Store does ("You've already purchased this"), pointing at the first purchase.
+    mutating func complete(_ t: inout Transaction, product: Product) {
+        t.state = .purchased
+        if product.type == .nonConsumable, let owned = state.ownership[product.id] {
+            t.originalID = owned.originalID
+            t.originalDate = owned.originalDate
+            t.charged = false
+        } else {
+            t.charged = true
+            if product.type.isRestorable && state.ownership[product.id] == nil {
+                state.ownership[product.id] = .init(originalID: t.id, originalDate: t.date, userID: t.userID)
+            }
+        }
+        t.downloads = downloads(for: product)
+    }
+
+    /// Hosted content arrives with purchased and restored transactions, every download waiting.
+    func downloads(for product: Product) -> [Download] {
+        product.hostedContent.map {
+            Download(contentIdentifier: $0.contentIdentifier, contentVersion: $0.version, contentLength: $0.contentLength)
+        }
+    }
+
+    // MARK: - Finishing
+
+    private mutating func finish(_ ids: [TransactionID], archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+        var seen: Set<TransactionID> = []
+        var targets: [Transaction] = []
+        for id in ids where seen.insert(id).inserted {
+            guard let t = state.queued(id) else {
+                if try archive.transaction(id) != nil { throw .alreadyFinished(id) }
+                throw .unknownTransaction(id)
+            }
+            guard t.state.isFinishable else { throw .cannotFinish(id, state: t.state.name) }
+            targets.append(t)
+        }
+        for var t in targets {
+            t.finished = true
+            record(t, into: &effects)
+            emit(.transactionFinished(t), into: &effects)
+        }
+    }
+
+    // MARK: - Restoring
+
+    /// New `restored` transactions for everything restorable the account owns, each with a new id
+    /// and the original purchase's id and date; consumables and non-renewing subscriptions are
+    /// never restored (REFERENCE section 1). `user` is the `applicationUsername` passed to
+    /// `restoreCompletedTransactions(withApplicationUsername:)`: StoreKit uses it for fraud
+    /// checks, not as a filter, so it is recorded on the restored transactions.
+    private mutating func restore(user: UserID?, into effects: inout Effects) {
+        tick()
+        let owned = state.ownership.sorted { $0.value.originalID < $1.value.originalID }
+        var count = 0
+        for (productID, ownership) in owned {
+            guard let product = catalog[productID], product.type.isRestorable else { continue }
+            var t = newTransaction(product, user: user ?? ownership.userID, quantity: 1, state: .restored)
+            t.originalID = ownership.originalID
+            t.originalDate = ownership.originalDate
+            t.downloads = downloads(for: product)
+            record(t, into: &effects)
+            emit(.transactionUpdated(t), into: &effects)
+            count += 1
+        }
+        emit(.restoreFinished(count: count, user: user), into: &effects)
+    }
+
+    // MARK: - Plumbing
+
+    /// Advances the clock by the configured step before a new payment or restore.
+    mutating func tick() {
+        state.clock = state.clock.adding(milliseconds: state.settings.clockStepMilliseconds)
+    }
+
+    mutating func emit(_ kind: EventKind, into effects: inout Effects) {
+        effects.events.append(Event(seq: state.nextEventSeq, date: state.clock, kind: kind))
+        state.nextEventSeq += 1
+    }
+
+    mutating func record(_ t: Transaction, into effects: inout Effects) {
+        state.upsert(t)
+        effects.record(t)
+    }
+}

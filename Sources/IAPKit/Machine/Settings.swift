@@ -1,0 +1,90 @@
+/// A store's settings: what `iapctl config get|set` reads and writes.
+///
+/// Each setting is a `SettingKey`; adding one is a new case there, and the compiler then points at
+/// every switch that must learn it.
+public struct Settings: Hashable, Sendable, Codable {
+    /// `SKPaymentQueue.canMakePayments()`: false models parental controls (payments not allowed).
+    public var paymentsAllowed = true
+    /// The storefront purchases happen in (ISO 3166-1 alpha-3).
+    public var storefront = "USA"
+    /// The locale product text is shown in; nil follows the storefront's language.
+    public var locale: String?
+    /// How far the simulated clock moves before each new payment or restore, in milliseconds, so
+    /// successive purchases get distinct, increasing dates. 0 keeps the clock still.
+    public var clockStepMilliseconds: Int64 = 1000
+    /// REFERENCE section 1 allows quantities above 1 for non-renewing subscriptions too; the
+    /// foundation issue allows them for consumables only. This setting turns the former on.
+    public var nonRenewingQuantity = false
+
+    public init() {}
+
+    /// The locale in force: the explicit one, else the storefront's language.
+    public var effectiveLocale: String {
+        locale ?? Storefront.named(storefront)?.defaultLocale ?? "en_US"
+    }
+}
+
+/// The names `iapctl config` accepts, with how each is parsed and shown.
+public enum SettingKey: String, CaseIterable, Sendable {
+    case paymentsAllowed = "payments-allowed"
+    case storefront
+    case locale
+    case clockStep = "clock-step"
+    case nonRenewingQuantity = "nonrenewing-quantity"
+
+    public var summary: String {
+        switch self {
+        case .paymentsAllowed: return "true or false: whether the user may pay (SKPaymentQueue.canMakePayments)"
+        case .storefront: return "storefront code: \(Storefront.all.map(\.code).joined(separator: ", "))"
+        case .locale: return "locale for product text (en_US, zh_CN, ...), or 'auto' to follow the storefront"
+        case .clockStep: return "clock advance before each payment or restore: 0, 500ms, 1s, 5m, 2h, 1d"
+        case .nonRenewingQuantity: return "true or false: allow quantities above 1 for non-renewing subscriptions"
+        }
+    }
+
+    public static var names: [String] { allCases.map(\.rawValue) }
+
+    public func value(in settings: Settings) -> String {
+        switch self {
+        case .paymentsAllowed: return settings.paymentsAllowed ? "true" : "false"
+        case .storefront: return settings.storefront
+        case .locale: return settings.locale ?? "auto"
+        case .clockStep: return ClockDuration.shortForm(milliseconds: settings.clockStepMilliseconds)
+        case .nonRenewingQuantity: return settings.nonRenewingQuantity ? "true" : "false"
+        }
+    }
+
+    /// Parses `text` and stores it, or throws naming the value and what is accepted.
+    public func set(_ text: String, in settings: inout Settings) throws(StoreError) {
+        func bool() throws(StoreError) -> Bool {
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: throw StoreError.badSettingValue(key: rawValue, value: text, expected: "true or false")
+            }
+        }
+        switch self {
+        case .paymentsAllowed: settings.paymentsAllowed = try bool()
+        case .storefront:
+            guard let storefront = Storefront.named(text) else {
+                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+            }
+            settings.storefront = storefront.code
+        case .locale:
+            if text == "auto" {
+                settings.locale = nil
+            } else {
+                let ok = text.split(separator: "_").count <= 3 && !text.isEmpty
+                    && text.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || $0 == "_" }
+                guard ok else { throw StoreError.badSettingValue(key: rawValue, value: text, expected: "a locale such as en_US, or auto") }
+                settings.locale = text
+            }
+        case .clockStep:
+            guard let ms = ClockDuration.parseShortForm(text), ms >= 0, ms <= 86_400_000 * 366 else {
+                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "a duration from 0 to 366d, such as 1s or 500ms")
+            }
+            settings.clockStepMilliseconds = ms
+        case .nonRenewingQuantity: settings.nonRenewingQuantity = try bool()
+        }
+    }
+}

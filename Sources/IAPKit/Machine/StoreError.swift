@@ -1,0 +1,81 @@
+/// Everything IAPKit refuses, with the value at fault and how to fix it. `description` is the one
+/// line the CLI prints after `error: `; `exitCode` is the documented code.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownProduct(ProductID, closest: [ProductID])
+    case productNotInStorefront(ProductID, storefront: String, available: [String])
+    case unknownTransaction(TransactionID)
+    case cannotFinish(TransactionID, state: String)
+    case alreadyFinished(TransactionID)
+    case quantityOutOfRange(Int)
+    case quantityNotAllowed(ProductID, ProductType)
+    case unknownSetting(String, suggestion: String?)
+    case badSettingValue(key: String, value: String, expected: String)
+    /// A state change the lifecycle forbids (exit 4), described in full.
+    case notAllowed(String)
+    /// Something named does not exist (exit 3), described in full.
+    case notFound(String)
+    /// A malformed argument caught by IAPKit (exit 64), described in full.
+    case usage(String)
+    /// A damaged, foreign or too-new store file (exit 65).
+    case damaged(path: String, problem: String)
+    /// A catalog that fails validation (exit 65).
+    case badCatalog(CatalogError)
+    /// Bad data other than the store's own files (exit 65), described in full.
+    case badData(String)
+    /// An input file that is missing or unreadable (exit 66).
+    case unreadable(path: String, reason: String)
+    /// Writing the store failed (exit 74); the store is as it was.
+    case io(path: String, reason: String)
+    /// Another process holds the store's lock (exit 75).
+    case busy(path: String, seconds: Double)
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .unknownProduct, .productNotInStorefront, .unknownTransaction, .notFound: return .notFound
+        case .cannotFinish, .alreadyFinished, .notAllowed: return .notAllowed
+        case .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .usage: return .usage
+        case .damaged, .badCatalog, .badData: return .badData
+        case .unreadable: return .noInput
+        case .io: return .ioError
+        case .busy: return .busy
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unknownProduct(let id, let closest):
+            let list = closest.map(\.rawValue).joined(separator: ", ")
+            return "unknown product '\(id)'; closest known: \(list) (see 'iapctl products')"
+        case .productNotInStorefront(let id, let storefront, let available):
+            return "product '\(id)' is not sold in storefront \(storefront); it is priced in \(available.joined(separator: ", ")) (change with 'iapctl config set storefront CODE')"
+        case .unknownTransaction(let id):
+            return "unknown transaction '\(id)' (see 'iapctl queue' or 'iapctl dump')"
+        case .cannotFinish(let id, let state):
+            let why = state == "purchasing" ? "a purchasing transaction cannot be finished" : "a deferred transaction is waiting for approval; approve or decline it first"
+            return "cannot finish transaction \(id): it is \(state); \(why)"
+        case .alreadyFinished(let id):
+            return "cannot finish transaction \(id): it is already finished (see 'iapctl queue' for unfinished ones)"
+        case .quantityOutOfRange(let n):
+            return "quantity \(n) is out of range; use 1 to 10"
+        case .quantityNotAllowed(let id, let type):
+            return "quantity above 1 is only for consumables; '\(id)' is \(type.rawValue) (drop --quantity)"
+        case .unknownSetting(let key, let suggestion):
+            let hint = suggestion.map { "did you mean '\($0)'? " } ?? ""
+            return "unknown setting '\(key)'; \(hint)(see 'iapctl config get' for the list)"
+        case .badSettingValue(let key, let value, let expected):
+            return "bad value '\(value)' for setting \(key); expected \(expected)"
+        case .notAllowed(let text), .notFound(let text), .usage(let text), .badData(let text):
+            return text
+        case .damaged(let path, let problem):
+            return "\(path): \(problem) (run 'iapctl doctor' to inspect and salvage)"
+        case .badCatalog(let error):
+            return error.description
+        case .unreadable(let path, let reason):
+            return "cannot read '\(path)': \(reason)"
+        case .io(let path, let reason):
+            return "cannot write '\(path)': \(reason); the store is unchanged"
+        case .busy(let path, let seconds):
+            return "store \(path) is busy: another iapctl holds its lock after \(seconds)s (retry, or raise --lock-timeout)"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// The store's working state: everything a command may need without reading history.
+///
+/// Finished transactions are not here; they live in the store's journal and are reached through a
+/// `TransactionArchive`, so the cost of a command does not grow with the number of finished
+/// transactions it does not touch (SPEC section 6).
+public struct StoreState: Hashable, Sendable, Codable {
+    /// The app whose purchases these are (receipt attribute 2).
+    public var bundleID: String
+    /// `CFBundleVersion` of the running app (receipt attribute 3).
+    public var appVersion: String
+    /// The version first installed (receipt attribute 19).
+    public var originalAppVersion: String
+    /// The simulated clock: the date of the latest thing that happened.
+    public var clock: Timestamp
+    public var nextTransactionID: TransactionID
+    public var nextEventSeq: UInt64
+    public var nextWebOrderLineItemID: UInt64
+    public var settings: Settings
+    /// The payment queue: unfinished transactions, oldest (lowest id) first.
+    public private(set) var queue: [Transaction]
+    /// What the user's Apple account owns, by product: the first purchase of each non-consumable
+    /// and the original purchase of each auto-renewable subscription. Restore reads this.
+    public var ownership: [ProductID: Ownership]
+
+    /// The first purchase that made a product owned.
+    public struct Ownership: Hashable, Sendable, Codable {
+        public var originalID: TransactionID
+        public var originalDate: Timestamp
+        public var userID: UserID?
+
+        public init(originalID: TransactionID, originalDate: Timestamp, userID: UserID?) {
+            self.originalID = originalID
+            self.originalDate = originalDate
+            self.userID = userID
+        }
+    }
+
+    public init(bundleID: String = "com.x.demo", appVersion: String = "1.0", start: Timestamp = .defaultStart, settings: Settings = Settings()) {
+        self.bundleID = bundleID
+        self.appVersion = appVersion
+        self.originalAppVersion = appVersion
+        self.clock = start
+        self.nextTransactionID = .first
+        self.nextEventSeq = 1
+        self.nextWebOrderLineItemID = 2_000_000_000_001
+        self.settings = settings
+        self.queue = []
+        self.ownership = [:]
+    }
+
+    /// The index of `id` in the queue, by binary search (the queue is sorted by id).
+    func queueIndex(of id: TransactionID) -> Int? {
+        var low = 0
+        var high = queue.count
+        while low < high {
+            let mid = (low + high) / 2
+            if queue[mid].id < id { low = mid + 1 } else { high = mid }
+        }
+        return low < queue.count && queue[low].id == id ? low : nil
+    }
+
+    public func queued(_ id: TransactionID) -> Transaction? {
+        queueIndex(of: id).map { queue[$0] }
+    }
+
+    /// Puts a transaction in the queue, or replaces the queued version; finished ones leave it.
+    mutating func upsert(_ transaction: Transaction) {
+        if let i = queueIndex(of: transaction.id) {
+            if transaction.finished { queue.remove(at: i) } else { queue[i] = transaction }
+        } else if !transaction.finished {
+            if let last = queue.last, last.id > transaction.id {
+                let i = queue.firstIndex { $0.id > transaction.id }!
+                queue.insert(transaction, at: i)
+            } else {
+                queue.append(transaction)
+            }
+        }
+    }
+}
+
+extension ProductID: CodingKeyRepresentable {
+    public var codingKey: any CodingKey { ProductIDKey(stringValue: rawValue) }
+
+    public init?<T: CodingKey>(codingKey: T) { self.init(codingKey.stringValue) }
+
+    private struct ProductIDKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,51 @@
+/// `SKPaymentTransactionState`: where a transaction is in its lifecycle (REFERENCE section 1).
+///
+/// addPayment -> purchasing -> purchased | failed | deferred; deferred -> purchased (approved) |
+/// failed (declined). Restores create new transactions directly in `restored`.
+public enum TransactionState: Hashable, Sendable, Codable {
+    case purchasing
+    case purchased
+    /// Cancelled or failed before the user was charged; carries the error.
+    case failed(TransactionError)
+    case restored
+    /// Waiting for an outside action (Ask to Buy).
+    case deferred
+
+    /// The state's name as the JSON `state` key and `--state` filters spell it.
+    public var name: String {
+        switch self {
+        case .purchasing: return "purchasing"
+        case .purchased: return "purchased"
+        case .failed: return "failed"
+        case .restored: return "restored"
+        case .deferred: return "deferred"
+        }
+    }
+
+    /// `SKPaymentTransactionState`'s raw value.
+    public var rawValue: Int {
+        switch self {
+        case .purchasing: return 0
+        case .purchased: return 1
+        case .failed: return 2
+        case .restored: return 3
+        case .deferred: return 4
+        }
+    }
+
+    public static let allNames = ["purchasing", "purchased", "failed", "restored", "deferred"]
+
+    public var error: TransactionError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+
+    /// Whether `finishTransaction` is allowed: StoreKit raises on a purchasing transaction, and a
+    /// deferred one is still waiting for its outcome (REFERENCE section 1).
+    public var isFinishable: Bool {
+        switch self {
+        case .purchased, .failed, .restored: return true
+        case .purchasing, .deferred: return false
+        }
+    }
+}
