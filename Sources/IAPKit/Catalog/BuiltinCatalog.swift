@@ -1,0 +1,57 @@
+import Foundation
+
+/// The default catalog (`Fixtures/catalog.json`) and its hosted content, embedded in the binary
+/// at build time by the EmbedFixtures plugin so that there is one source of truth.
+public enum BuiltinCatalog {
+    public static let name = "built-in"
+
+    /// The catalog file's bytes.
+    public static var bytes: [UInt8] { file("catalog.json") ?? [] }
+
+    /// An embedded file by its path under `Fixtures/`.
+    public static func file(_ path: String) -> [UInt8]? {
+        guard let entry = EmbeddedFixtures.files.first(where: { $0.path == path }),
+            let data = Data(base64Encoded: entry.base64)
+        else { return nil }
+        return [UInt8](data)
+    }
+
+    /// The embedded files under `directory` (a content folder), sorted by path.
+    public static func files(under directory: String) -> [(path: String, bytes: [UInt8])] {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return EmbeddedFixtures.files
+            .filter { $0.path == directory || $0.path.hasPrefix(prefix) }
+            .sorted { $0.path < $1.path }
+            .compactMap { entry in
+                Data(base64Encoded: entry.base64).map { (String(entry.path.dropFirst(min(prefix.count, entry.path.count))), [UInt8]($0)) }
+            }
+    }
+
+    /// The parsed default catalog, with hosted content sizes filled in.
+    public static func load() throws(CatalogError) -> Catalog {
+        let catalog = try CatalogJSONFormat.read(bytes, file: name)
+        return catalog.measuringContent { content in
+            files(under: content.path).reduce(Int64(0)) { $0 + Int64($1.bytes.count) }
+        }
+    }
+}
+
+extension Catalog {
+    /// The same catalog with each hosted content's `contentLength` computed by `measure`.
+    public func measuringContent(_ measure: (HostedContent) -> Int64) -> Catalog {
+        let measured = products.map { p -> Product in
+            guard !p.hostedContent.isEmpty else { return p }
+            let content = p.hostedContent.map { c -> HostedContent in
+                var c = c
+                c.contentLength = measure(c)
+                return c
+            }
+            return Product(
+                id: p.id, type: p.type, referenceName: p.referenceName, localizations: p.localizations, prices: p.prices,
+                subscriptionPeriod: p.subscriptionPeriod, subscriptionGroup: p.subscriptionGroup, groupLevel: p.groupLevel,
+                introductoryOffer: p.introductoryOffer, hostedContent: content, selfHosted: p.selfHosted,
+                familyShareable: p.familyShareable)
+        }
+        return Catalog(products: measured, settings: settings)
+    }
+}

@@ -1,0 +1,22 @@
+/// The `TransactionArchive` of a store: finished transactions looked up through the index and
+/// read from the journal.
+final class StoreArchive: TransactionArchive {
+    let journal: Journal
+    let index: TransactionIndex
+    private var reader: JournalReader
+
+    init(journal: Journal, index: TransactionIndex, committedLength: UInt64) {
+        self.journal = journal
+        self.index = index
+        reader = JournalReader(journal: journal, limit: committedLength, windowSize: 64 << 10)
+    }
+
+    func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
+        guard let offset = try index.offset(of: id) else { return nil }
+        let t = try reader.transaction(at: offset)
+        guard t.id == id else {
+            throw .damaged(path: journal.path, problem: "record at byte \(offset) holds transaction \(t.id), expected \(id)")
+        }
+        return t
+    }
+}

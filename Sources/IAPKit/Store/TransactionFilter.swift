@@ -1,0 +1,22 @@
+/// The `dump` filters: every given condition must hold.
+public struct TransactionFilter: Sendable {
+    public var product: ProductID?
+    public var state: String?
+    public var unfinishedOnly = false
+    public var user: UserID?
+
+    public init(product: ProductID? = nil, state: String? = nil, unfinishedOnly: Bool = false, user: UserID? = nil) {
+        self.product = product
+        self.state = state
+        self.unfinishedOnly = unfinishedOnly
+        self.user = user
+    }
+
+    public func matches(_ t: Transaction) -> Bool {
+        if let product, t.productID != product { return false }
+        if let state, t.state.name != state { return false }
+        if unfinishedOnly && t.finished { return false }
+        if let user, t.userID != user { return false }
+        return true
+    }
+}

@@ -1,0 +1,157 @@
+/// Where the latest version of each transaction sits in the journal: one 16-byte slot per
+/// transaction id, so `dump` walks ids in order and a lookup costs one read, however many
+/// transactions the store holds.
+///
+/// The index is derived data. Its header says how much of the journal it covers; the part of the
+/// journal written since (the tail) is scanned into memory when a lookup first needs it, and a
+/// writer folds that tail into the file (slots synced before the header) once it grows past a
+/// threshold. A slot carries a CRC of its id and offset; a slot that fails it, or a damaged
+/// header, makes the index rebuild itself from the journal, so index damage never loses data.
+final class TransactionIndex {
+    static let headerSize: UInt64 = 64
+    static let slotSize = 16
+    static let magic: [UInt8] = Array("IAPTXIDX".utf8)
+    static let formatVersion: UInt32 = 1
+    /// Fold the tail into the file once it spans this many journal bytes.
+    static let checkpointThreshold: UInt64 = 256 << 10
+
+    let path: String
+    let journal: Journal
+    let committedLength: UInt64
+    private let base = TransactionID.first.rawValue
+    private var file: PosixFile?
+    private(set) var coveredLength: UInt64
+    /// Offsets learned from the journal past `coveredLength` (or from a full rebuild).
+    private var overlay: [UInt64: UInt64] = [:]
+    private var tailScanned = false
+    /// Set when the file could not be trusted and everything lives in `overlay`.
+    private(set) var rebuilt = false
+    private(set) var warnings: [String] = []
+    private var slotWindow: [UInt8] = []
+    private var slotWindowStart: UInt64 = 0
+
+    init(path: String, journal: Journal, committedLength: UInt64) throws(StoreError) {
+        self.path = path
+        self.journal = journal
+        self.committedLength = committedLength
+        self.coveredLength = Journal.headerSize
+        file = try PosixFile.openForReading(path)
+        guard let file else { return }
+        let header = try file.read(at: 0, count: Int(TransactionIndex.headerSize))
+        if let covered = TransactionIndex.parseHeader(header), covered <= committedLength {
+            coveredLength = covered
+        } else {
+            self.file = nil
+            rebuilt = true
+            warnings.append("\(path): damaged index header; rebuilt it from the journal")
+        }
+    }
+
+    static func parseHeader(_ h: [UInt8]) -> UInt64? {
+        guard h.count == Int(headerSize), Array(h[0..<8]) == magic else { return nil }
+        return h.withUnsafeBytes { raw -> UInt64? in
+            let version = raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
+            let covered = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian
+            let crc = raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian
+            guard version <= formatVersion, CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<24])) == crc else { return nil }
+            return covered
+        }
+    }
+
+    static func headerBytes(covered: UInt64) -> [UInt8] {
+        var w = ByteWriter(capacity: 64)
+        w.raw(magic)
+        w.u32(formatVersion)
+        w.u32(0)
+        w.u64(covered)
+        w.u32(CRC32C.checksum(w.bytes))
+        while w.bytes.count < Int(headerSize) { w.u8(0) }
+        return w.bytes
+    }
+
+    static func slotCheck(id: UInt64, offset: UInt64) -> UInt32 {
+        var w = ByteWriter(capacity: 16)
+        w.u64(id)
+        w.u64(offset)
+        return CRC32C.checksum(w.bytes)
+    }
+
+    /// Scans the journal from `coveredLength` to the committed end into the overlay.
+    private func scanTail() throws(StoreError) {
+        guard !tailScanned else { return }
+        tailScanned = true
+        var reader = JournalReader(journal: journal, limit: committedLength)
+        var offset = coveredLength
+        while offset < committedLength {
+            let record = try reader.record(at: offset)
+            if record.type == .transaction {
+                let id = reader.withPayload(record) { raw -> UInt64? in
+                    var r = ByteReader(raw)
+                    guard r.varint() == 1 << 3 else { return nil }
+                    return r.varint()
+                }
+                guard let id else {
+                    throw .damaged(path: journal.path, problem: "record at byte \(offset): malformed transaction")
+                }
+                overlay[id] = offset
+            }
+            offset = record.next
+        }
+    }
+
+    /// Drops the file and rebuilds every offset from the whole journal.
+    private func rebuild(because reason: String) throws(StoreError) {
+        warnings.append("\(path): \(reason); rebuilt it from the journal")
+        file = nil
+        rebuilt = true
+        overlay = [:]
+        coveredLength = Journal.headerSize
+        tailScanned = false
+        try scanTail()
+    }
+
+    /// The journal offset of transaction `id`'s latest version, or nil if the store never had it.
+    func offset(of id: TransactionID) throws(StoreError) -> UInt64? {
+        if rebuilt && !tailScanned { try scanTail() }
+        try scanTail()
+        if let o = overlay[id.rawValue] { return o }
+        guard let file, id.rawValue >= base else { return nil }
+        let slotOffset = TransactionIndex.headerSize + (id.rawValue - base) * UInt64(TransactionIndex.slotSize)
+        if slotOffset < slotWindowStart || slotOffset + 16 > slotWindowStart + UInt64(slotWindow.count) {
+            slotWindow = [UInt8](repeating: 0, count: 64 << 10)
+            let got = try file.read(into: &slotWindow, at: slotOffset)
+            slotWindow.removeLast(slotWindow.count - got)
+            slotWindowStart = slotOffset
+            if got < 16 { return nil }
+        }
+        let i = Int(slotOffset - slotWindowStart)
+        let (offset, check) = slotWindow.withUnsafeBytes { raw in
+            (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian,
+             raw.loadUnaligned(fromByteOffset: i + 8, as: UInt32.self).littleEndian)
+        }
+        if offset == 0 && check == 0 { return nil }
+        guard check == TransactionIndex.slotCheck(id: id.rawValue, offset: offset), offset < coveredLength else {
+            try rebuild(because: "damaged slot for transaction \(id)")
+            return overlay[id.rawValue]
+        }
+        return offset
+    }
+
+    /// Folds the in-memory tail into the file when it has grown large (or the file was rebuilt):
+    /// slots first, synced, then the header that vouches for them, synced.
+    func checkpointIfNeeded(force: Bool = false) throws(StoreError) {
+        guard force || rebuilt || committedLength - coveredLength >= TransactionIndex.checkpointThreshold else { return }
+        try scanTail()
+        let out = try PosixFile.openForWriting(path, truncate: rebuilt)
+        for (id, offset) in overlay.sorted(by: { $0.key < $1.key }) where id >= base {
+            var w = ByteWriter(capacity: 16)
+            w.u64(offset)
+            w.u32(TransactionIndex.slotCheck(id: id, offset: offset))
+            w.u32(0)
+            try out.write(w.bytes, at: TransactionIndex.headerSize + (id - base) * UInt64(TransactionIndex.slotSize))
+        }
+        try out.sync()
+        try out.write(TransactionIndex.headerBytes(covered: committedLength), at: 0)
+        try out.sync()
+    }
+}

@@ -1,0 +1,206 @@
+/// The binary form of a transaction in the store's journal.
+///
+/// Fields are tagged (`tag << 3 | wire type`, as protocol buffers do), so a later version can add
+/// fields that an older reader skips, and absent optionals cost nothing. The codec is hand-written
+/// because `dump` decodes every stored transaction: it must cost well under a microsecond each.
+enum TransactionRecordCodec {
+    private enum Tag: UInt64 {
+        case id = 1, originalID, productID, productType, quantity, userID, state, errorDomain, errorCode
+        case errorName, errorMessage, finished, date, originalDate, storefront, price, currency, charged
+        case download, expiresDate, webOrderLineItemID, revocationDate, revocationReason, isUpgraded
+        case offer, reason, subscriptionGroup
+    }
+
+    private static let varintWire: UInt64 = 0
+    private static let bytesWire: UInt64 = 2
+
+    static func encode(_ t: Transaction, into w: inout ByteWriter) {
+        func v(_ tag: Tag, _ value: UInt64) {
+            w.varint(tag.rawValue << 3 | varintWire)
+            w.varint(value)
+        }
+        func sv(_ tag: Tag, _ value: Int64) { v(tag, UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+        func s(_ tag: Tag, _ value: String) {
+            w.varint(tag.rawValue << 3 | bytesWire)
+            w.string(value)
+        }
+        v(.id, t.id.rawValue)
+        if t.originalID != t.id { v(.originalID, t.originalID.rawValue) }
+        s(.productID, t.productID.rawValue)
+        v(.productType, UInt64(productTypeCode(t.productType)))
+        if t.quantity != 1 { v(.quantity, UInt64(t.quantity)) }
+        if let user = t.userID { s(.userID, user.rawValue) }
+        v(.state, UInt64(t.state.rawValue))
+        if let e = t.state.error {
+            s(.errorDomain, e.domain)
+            sv(.errorCode, Int64(e.code))
+            s(.errorName, e.name)
+            s(.errorMessage, e.message)
+        }
+        if t.finished { v(.finished, 1) }
+        sv(.date, t.date.milliseconds)
+        if t.originalDate != t.date { sv(.originalDate, t.originalDate.milliseconds) }
+        s(.storefront, t.storefront)
+        sv(.price, t.price.milliunits)
+        s(.currency, t.currency)
+        if t.charged { v(.charged, 1) }
+        for d in t.downloads {
+            var inner = ByteWriter(capacity: 64)
+            inner.string(d.contentIdentifier)
+            inner.string(d.contentVersion)
+            inner.varint(UInt64(d.state.rawCode))
+            inner.svarint(d.downloadedBytes)
+            inner.svarint(d.contentLength)
+            if let e = d.error {
+                inner.u8(1)
+                inner.string(e.domain)
+                inner.svarint(Int64(e.code))
+                inner.string(e.name)
+                inner.string(e.message)
+            } else {
+                inner.u8(0)
+            }
+            w.varint(Tag.download.rawValue << 3 | bytesWire)
+            w.varint(UInt64(inner.bytes.count))
+            w.raw(inner.bytes)
+        }
+        if let e = t.expiresDate { sv(.expiresDate, e.milliseconds) }
+        if let n = t.webOrderLineItemID { v(.webOrderLineItemID, n) }
+        if let r = t.revocationDate { sv(.revocationDate, r.milliseconds) }
+        if let r = t.revocationReason { sv(.revocationReason, Int64(r)) }
+        if t.isUpgraded { v(.isUpgraded, 1) }
+        if let o = t.offer { s(.offer, o.rawValue) }
+        if t.reason != .purchase { v(.reason, 1) }
+        if let g = t.subscriptionGroup { s(.subscriptionGroup, g) }
+    }
+
+    static func productTypeCode(_ type: ProductType) -> Int {
+        switch type {
+        case .consumable: return 0
+        case .nonConsumable: return 1
+        case .autoRenewable: return 2
+        case .nonRenewing: return 3
+        }
+    }
+
+    /// Decodes a record payload; nil when it is not a well-formed transaction.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> Transaction? {
+        var r = ByteReader(bytes)
+        var id: UInt64?
+        var originalID: UInt64?
+        var productID: String?
+        var productType: ProductType?
+        var quantity = 1
+        var userID: String?
+        var stateCode: UInt64?
+        var errorDomain: String?
+        var errorCode = 0
+        var errorName = ""
+        var errorMessage = ""
+        var finished = false
+        var date: Int64?
+        var originalDate: Int64?
+        var storefront: String?
+        var price: Int64 = 0
+        var currency: String?
+        var charged = false
+        var downloads: [Download] = []
+        var expires: Int64?
+        var webOrder: UInt64?
+        var revocation: Int64?
+        var revocationReason: Int?
+        var upgraded = false
+        var offer: Transaction.OfferKind?
+        var reason = Transaction.Reason.purchase
+        var group: String?
+        func zigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
+        while !r.isAtEnd {
+            guard let key = r.varint() else { return nil }
+            let wire = key & 7
+            let tag = Tag(rawValue: key >> 3)
+            if wire == varintWire {
+                guard let value = r.varint() else { return nil }
+                switch tag {
+                case .id: id = value
+                case .originalID: originalID = value
+                case .productType:
+                    switch value {
+                    case 0: productType = .consumable
+                    case 1: productType = .nonConsumable
+                    case 2: productType = .autoRenewable
+                    case 3: productType = .nonRenewing
+                    default: return nil
+                    }
+                case .quantity: guard value <= 1000 else { return nil }; quantity = Int(value)
+                case .state: stateCode = value
+                case .errorCode: errorCode = Int(truncatingIfNeeded: zigzag(value))
+                case .finished: finished = value != 0
+                case .date: date = zigzag(value)
+                case .originalDate: originalDate = zigzag(value)
+                case .price: price = zigzag(value)
+                case .charged: charged = value != 0
+                case .expiresDate: expires = zigzag(value)
+                case .webOrderLineItemID: webOrder = value
+                case .revocationDate: revocation = zigzag(value)
+                case .revocationReason: revocationReason = Int(truncatingIfNeeded: zigzag(value))
+                case .isUpgraded: upgraded = value != 0
+                case .reason: reason = value == 1 ? .renewal : .purchase
+                default: break
+                }
+            } else if wire == bytesWire {
+                if tag == .download {
+                    guard let n = r.varint(), n <= UInt64(bytes.count - r.index) else { return nil }
+                    let end = r.index + Int(n)
+                    var inner = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[r.index..<end]))
+                    r.index = end
+                    guard let cid = inner.string(), let version = inner.string(), let stateRaw = inner.varint(),
+                        let done = inner.svarint(), let length = inner.svarint(), let hasError = inner.u8(),
+                        let state = DownloadState.allCases.first(where: { UInt64($0.rawCode) == stateRaw })
+                    else { return nil }
+                    var error: TransactionError?
+                    if hasError == 1 {
+                        guard let d = inner.string(), let c = inner.svarint(), let nm = inner.string(), let m = inner.string() else { return nil }
+                        error = TransactionError(domain: d, code: Int(truncatingIfNeeded: c), name: nm, message: m)
+                    }
+                    downloads.append(Download(contentIdentifier: cid, contentVersion: version, state: state, downloadedBytes: done, contentLength: length, error: error))
+                    continue
+                }
+                guard let text = r.string() else { return nil }
+                switch tag {
+                case .productID: productID = text
+                case .userID: userID = text
+                case .errorDomain: errorDomain = text
+                case .errorName: errorName = text
+                case .errorMessage: errorMessage = text
+                case .storefront: storefront = text
+                case .currency: currency = text
+                case .offer: offer = Transaction.OfferKind(rawValue: text)
+                case .subscriptionGroup: group = text
+                default: break
+                }
+            } else {
+                return nil
+            }
+        }
+        guard let id, let productID, let productType, let stateCode, let date, let storefront, let currency else { return nil }
+        let state: TransactionState
+        switch stateCode {
+        case 0: state = .purchasing
+        case 1: state = .purchased
+        case 2:
+            guard let errorDomain else { return nil }
+            state = .failed(TransactionError(domain: errorDomain, code: errorCode, name: errorName, message: errorMessage))
+        case 3: state = .restored
+        case 4: state = .deferred
+        default: return nil
+        }
+        return Transaction(
+            id: TransactionID(id), originalID: TransactionID(originalID ?? id), productID: ProductID(productID),
+            productType: productType, quantity: quantity, userID: userID.map(UserID.init), state: state, finished: finished,
+            date: Timestamp(milliseconds: date), originalDate: Timestamp(milliseconds: originalDate ?? date),
+            storefront: storefront, price: Price(milliunits: price), currency: currency, charged: charged, downloads: downloads,
+            expiresDate: expires.map(Timestamp.init(milliseconds:)), webOrderLineItemID: webOrder,
+            revocationDate: revocation.map(Timestamp.init(milliseconds:)), revocationReason: revocationReason,
+            isUpgraded: upgraded, offer: offer, reason: reason, subscriptionGroup: group)
+    }
+}
