@@ -1,1 +1,48 @@
 import IAPKit
+
+/// The version `iapctl --version` prints.
+public let iapctlVersion = "0.1.0"
+
+/// Runs iapctl with `arguments` (without the program name) and returns the exit code. This is
+/// the whole CLI: `main.swift` only passes the process's argv, environment and file descriptors.
+public func run(
+    arguments: [String], environment: [String: String] = [:], stdout: Console, stderr: Console,
+    standardInput: @escaping () -> [UInt8] = { [] }
+) -> ExitCode {
+    defer {
+        stdout.flush()
+        stderr.flush()
+    }
+    let invocation: ParsedInvocation
+    do {
+        invocation = try Binder.parse(arguments: arguments, root: CommandTable.root)
+    } catch {
+        stderr.line("error: \(error)")
+        return .usage
+    }
+    if invocation.wantsHelp {
+        stdout.write(invocation.helpText)
+        return .success
+    }
+    if invocation.wantsVersion {
+        stdout.line("iapctl \(iapctlVersion)")
+        return .success
+    }
+    guard let runner = CommandTable.runner(for: invocation.path) else {
+        stdout.write(invocation.helpText)
+        return .success
+    }
+    let context = CommandContext(invocation: invocation, stdout: stdout, stderr: stderr, environment: environment, standardInput: standardInput)
+    do {
+        return try runner(context)
+    } catch let error as StoreError {
+        stderr.line("error: \(error)")
+        return error.exitCode
+    } catch let error as UsageError {
+        stderr.line("error: \(error)")
+        return .usage
+    } catch {
+        stderr.line("error: \(error)")
+        return .ioError
+    }
+}

@@ -50,8 +50,8 @@ public struct Machine: Sendable {
 
     /// The products a request returns, and the ids StoreKit would list as invalid: unknown ids
     /// and products not sold in the current storefront. No ids means the whole catalog.
-    public func productsRequest(_ ids: [ProductID]) -> (valid: [Product], invalid: [ProductID]) {
-        let storefront = state.settings.storefront
+    public func productsRequest(_ ids: [ProductID], storefront: String? = nil) -> (valid: [Product], invalid: [ProductID]) {
+        let storefront = storefront ?? state.settings.storefront
         let wanted = ids.isEmpty ? catalog.products.map(\.id) : ids
         var valid: [Product] = []
         var invalid: [ProductID] = []

@@ -63,6 +63,11 @@ public struct StoreState: Hashable, Sendable, Codable {
         queueIndex(of: id).map { queue[$0] }
     }
 
+    /// Replaces the queue wholesale (salvage rebuilds it from the journal).
+    mutating func replaceQueue(with transactions: [Transaction]) {
+        queue = transactions.filter { !$0.finished }.sorted { $0.id < $1.id }
+    }
+
     /// Puts a transaction in the queue, or replaces the queued version; finished ones leave it.
     mutating func upsert(_ transaction: Transaction) {
         if let i = queueIndex(of: transaction.id) {

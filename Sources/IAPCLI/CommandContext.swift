@@ -1,0 +1,79 @@
+import IAPKit
+
+/// What a command gets to run: its parsed invocation, the consoles, the environment, and the
+/// store it addresses (`--store`, else `$IAPCTL_STORE`, else `./.iapctl`).
+final class CommandContext {
+    let invocation: ParsedInvocation
+    let stdout: Console
+    let stderr: Console
+    let environment: [String: String]
+    /// Lines for stdin, when a command reads `-` (tests inject them).
+    let standardInput: () -> [UInt8]
+
+    init(invocation: ParsedInvocation, stdout: Console, stderr: Console, environment: [String: String], standardInput: @escaping () -> [UInt8]) {
+        self.invocation = invocation
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+        self.standardInput = standardInput
+    }
+
+    var json: Bool { invocation.globals.json }
+
+    /// The store directory this invocation addresses.
+    var storePath: String {
+        if let s = invocation.globals.store { return s }
+        if let s = environment["IAPCTL_STORE"], !s.isEmpty { return s }
+        return "./.iapctl"
+    }
+
+    /// How long to wait for a busy store (`--lock-timeout`, default 10 seconds).
+    var lockTimeout: Double { invocation.globals.lockTimeout ?? 10 }
+
+    private var openedStore: Store?
+
+    var store: Store {
+        if let openedStore { return openedStore }
+        let s = Store(path: storePath, lockTimeout: lockTimeout)
+        openedStore = s
+        return s
+    }
+
+    /// How a store is created on first use: the `--catalog` given, else the built-in one.
+    var creation: StoreCreation { StoreCreation(catalogFile: invocation.globals.catalog) }
+
+    /// Runs `body` in a writing session and prints the store's warnings afterwards.
+    func write<R>(_ body: (StoreSession) throws(StoreError) -> R) throws(StoreError) -> R {
+        defer { flushWarnings() }
+        return try store.write(creating: creation, body)
+    }
+
+    /// Runs `body` in a reading session and prints the store's warnings afterwards.
+    func read<R>(_ body: (StoreSession) throws(StoreError) -> R) throws(StoreError) -> R {
+        defer { flushWarnings() }
+        return try store.read(creating: creation, body)
+    }
+
+    private func flushWarnings() {
+        for w in store.warnings { warn(w) }
+    }
+
+    func warn(_ text: String) { stderr.line("warning: \(text)") }
+
+    /// Prints one JSON document (and a newline) on stdout.
+    func printJSON(_ build: (inout JSONWriter) -> Void) {
+        var w = JSONWriter(capacity: 4096)
+        build(&w)
+        w.bytes.append(0x0A)
+        stdout.write(w.bytes)
+    }
+
+    /// Prints a JSON array of transactions.
+    func printTransactions(_ ts: [Transaction]) {
+        printJSON { w in
+            w.beginArray()
+            for t in ts { TransactionJSON.write(t, into: &w) }
+            w.endArray()
+        }
+    }
+}

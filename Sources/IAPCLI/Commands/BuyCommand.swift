@@ -1,0 +1,73 @@
+import IAPKit
+
+/// `iapctl buy ID`: add a payment to the queue and let the store process it.
+enum BuyCommand {
+    static let definition = CommandDefinition(
+        CommandSpec(
+            name: "buy",
+            summary: "Buy a product: purchasing, then purchased (or failed, deferred)",
+            discussion: """
+                The transaction stays in the queue until finished. Exit 0 when purchased, 1 when it \
+                failed (payments not allowed, an injected fault), 5 when deferred (Ask to Buy). Buying a \
+                non-consumable the account owns succeeds without a new charge, pointing at the first purchase.
+                """,
+            arguments: [ArgumentSpec("ID", help: "The product identifier")],
+            options: [
+                .value("user", "id", help: "The payment's applicationUsername (an opaque account id)"),
+                .value("account", "name", help: "An account name; the user id becomes its SHA-256 (DYFStoreKit)"),
+                .value("quantity", "n", help: "How many, 1 to 10; above 1 only for consumables (default: 1)"),
+            ],
+            exclusive: [["user", "account"]],
+            examples: ["iapctl buy com.x.coin42 --quantity 3", "iapctl buy com.x.noads --account 'Handsome Jon'"]
+        ), run: run)
+
+    static func run(_ c: CommandContext) throws -> ExitCode {
+        let i = c.invocation
+        let id = ProductID(i.positional("ID") ?? "")
+        guard !id.rawValue.isEmpty else { throw i.usageError("empty product identifier; give one such as com.x.coin42") }
+        let user = try UserArgument.user(from: i)
+        let quantity = try i.int("quantity", in: 1...10) ?? 1
+        return try c.write { s throws(StoreError) in
+            let effects = try s.apply(.buy(id, user: user, quantity: quantity))
+            guard let t = effects.transactions.last else { return .success }
+            if c.json {
+                c.printJSON { TransactionJSON.write(t, into: &$0) }
+            } else {
+                c.stdout.line(TransactionText.line(t))
+                if case .purchased = t.state {
+                    c.stdout.line("deliver it, then run 'iapctl finish \(t.id)'")
+                }
+            }
+            return ExitCode(for: t)
+        }
+    }
+}
+
+extension ExitCode {
+    /// The exit code a transaction's outcome maps to: purchased or restored 0, failed 1,
+    /// deferred or still purchasing 5 (pending).
+    init(for t: Transaction) {
+        switch t.state {
+        case .purchased, .restored: self = .success
+        case .failed: self = .declined
+        case .deferred, .purchasing: self = .pending
+        }
+    }
+}
+
+/// `--user ID` or `--account NAME` (hashed with SHA-256, as DYFStoreKit does).
+enum UserArgument {
+    static func user(from i: ParsedInvocation) throws -> UserID? {
+        if let account = i.value("account") {
+            guard !account.isEmpty else { throw i.usageError("empty --account; give the account name to hash") }
+            return UserID.forAccount(account)
+        }
+        if let user = i.value("user") {
+            guard !user.isEmpty, user.count <= 256, !user.contains("\n") else {
+                throw i.usageError("bad --user '\(user)'; give a non-empty id of at most 256 characters on one line")
+            }
+            return UserID(user)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,29 @@
+import IAPKit
+
+/// `iapctl launch`: the app starts and attaches its observer; StoreKit redelivers the queue.
+enum LaunchCommand {
+    static let definition = CommandDefinition(
+        CommandSpec(
+            name: "launch",
+            summary: "Simulate an app launch: redeliver every unfinished transaction",
+            discussion: "Each unfinished transaction is delivered again as a transactionRedelivered event, as StoreKit does at every launch until the app finishes it.",
+            examples: ["iapctl launch --json"]
+        ), run: run)
+
+    static func run(_ c: CommandContext) throws -> ExitCode {
+        try c.write { s throws(StoreError) in
+            let effects = try s.apply(.launch)
+            let redelivered = effects.events.compactMap { e -> Transaction? in
+                if case .transactionRedelivered(let t) = e.kind { return t }
+                return nil
+            }
+            if c.json {
+                c.printTransactions(redelivered)
+            } else {
+                c.stdout.line("launched: \(redelivered.count) unfinished transaction\(redelivered.count == 1 ? "" : "s") redelivered")
+                for t in redelivered { c.stdout.line("  " + TransactionText.line(t)) }
+            }
+            return .success
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import IAPKit
+
+/// `iapctl show TXID`: one transaction, finished or not.
+enum ShowCommand {
+    static let definition = CommandDefinition(
+        CommandSpec(
+            name: "show",
+            summary: "Show one transaction",
+            arguments: [ArgumentSpec("TXID", help: "The transaction identifier")],
+            examples: ["iapctl show 2000000000000001 --json"]
+        ), run: run)
+
+    static func run(_ c: CommandContext) throws -> ExitCode {
+        let id = try TransactionArgument.id(c.invocation.positional("TXID"), in: c.invocation)
+        return try c.read { s throws(StoreError) in
+            guard let t = try s.transaction(id) else { throw .unknownTransaction(id) }
+            if c.json {
+                c.printJSON { TransactionJSON.write(t, into: &$0) }
+            } else {
+                c.stdout.line(TransactionText.line(t))
+            }
+            return .success
+        }
+    }
+}
