@@ -1,11 +1,11 @@
 import IAPKit
 
 /// A command: its declaration (for parsing and help) and what it does.
-struct CommandDefinition {
+struct CommandDefinition: Sendable {
     let spec: CommandSpec
-    let run: (CommandContext) throws -> ExitCode
+    let run: @Sendable (CommandContext) throws -> ExitCode
 
-    init(_ spec: CommandSpec, run: @escaping (CommandContext) throws -> ExitCode) {
+    init(_ spec: CommandSpec, run: @escaping @Sendable (CommandContext) throws -> ExitCode) {
         self.spec = spec
         self.run = run
     }
