@@ -75,6 +75,12 @@ final class PosixFile {
 
     /// Writes all of `bytes` at `offset`.
     func write(_ bytes: [UInt8], at offset: UInt64) throws(StoreError) {
+        if CrashInjection.isCrashStep() {
+            // A torn write: half the bytes reach the file, then the process dies.
+            _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, bytes.count / 2, off_t(offset)) }
+            CrashInjection.crash()
+        }
+        if CrashInjection.isFailureStep() { throw .io(path: path, reason: PosixFile.errnoText(ENOSPC)) }
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
@@ -89,11 +95,13 @@ final class PosixFile {
     }
 
     func truncate(to length: UInt64) throws(StoreError) {
+        CrashInjection.step()
         guard ftruncate(fd, off_t(length)) == 0 else { throw .io(path: path, reason: PosixFile.errnoText()) }
     }
 
     /// Flushes file data (and the metadata needed to read it) to stable storage.
     func sync() throws(StoreError) {
+        CrashInjection.step()
         guard fdatasync(fd) == 0 else { throw .io(path: path, reason: PosixFile.errnoText()) }
     }
 
@@ -111,6 +119,7 @@ final class PosixFile {
             unlink(temporary)
             throw error
         }
+        CrashInjection.step()
         guard rename(temporary, path) == 0 else {
             let reason = errnoText()
             unlink(temporary)
@@ -120,6 +129,7 @@ final class PosixFile {
     }
 
     static func syncDirectory(_ directory: String) throws(StoreError) {
+        CrashInjection.step()
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: directory, reason: errnoText()) }
         defer { close(fd) }
