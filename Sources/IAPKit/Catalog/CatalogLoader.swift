@@ -44,7 +44,8 @@ public enum CatalogLoader {
         if first?["productIdentifier"] != nil { return .iapctl }
         throw CatalogError(
             file: file, keyPath: "",
-            problem: "cannot tell the catalog's format; name it .json (iapctl's format, with \"format\": \"\(CatalogJSONFormat.formatName)\") or .storekit (Xcode's)"
+            problem:
+                "cannot tell the catalog's format; name it .json (iapctl's format, with \"format\": \"\(CatalogJSONFormat.formatName)\") or .storekit (Xcode's)"
         )
     }
 }

@@ -106,7 +106,9 @@ public enum StoreKitConfigurationFormat {
             }
         }
 
-        func integer(_ value: JSONValue?, _ path: String, in range: ClosedRange<Int64>, what: String) throws(CatalogError) -> Int64? {
+        func integer(_ value: JSONValue?, _ path: String, in range: ClosedRange<Int64>, what: String) throws(CatalogError)
+            -> Int64?
+        {
             guard let value, value != .null else { return nil }
             guard let n = value.int64Value, range.contains(n) else {
                 throw fail(path, "expected \(what), found \(describe(value))")
@@ -145,7 +147,8 @@ public enum StoreKitConfigurationFormat {
 
         func period(_ value: JSONValue?, _ path: String, allowed: [String]?) throws(CatalogError) -> SubscriptionPeriod? {
             guard let text = try string(value, path) else { return nil }
-            let hint = allowed.map { "write one of \($0.joined(separator: ", "))" } ?? "write an ISO 8601 period such as P1W, P1M or P1Y"
+            let hint =
+                allowed.map { "write one of \($0.joined(separator: ", "))" } ?? "write an ISO 8601 period such as P1W, P1M or P1Y"
             guard let period = SubscriptionPeriod(iso8601: text), text == period.iso8601 else {
                 throw fail(path, "'\(text)' is not a period; \(hint)")
             }
@@ -172,9 +175,12 @@ public enum StoreKitConfigurationFormat {
                         "StoreKit configuration format \(m) is newer than iapctl reads (1 to \(StoreKitConfigurationFormat.newestMajorVersion)); upgrade iapctl or save the file from an older Xcode"
                     )
                 }
-                guard m >= 1 else { throw fail("version.major", "expected 1 to \(StoreKitConfigurationFormat.newestMajorVersion), found \(m)") }
+                guard m >= 1 else {
+                    throw fail("version.major", "expected 1 to \(StoreKitConfigurationFormat.newestMajorVersion), found \(m)")
+                }
                 major = m
-                minor = try integer(version["minor"], "version.minor", in: 0...Int64(Int32.max), what: "a non-negative integer") ?? 0
+                minor =
+                    try integer(version["minor"], "version.minor", in: 0...Int64(Int32.max), what: "a non-negative integer") ?? 0
             }
 
             let settings = try self.settings(root["settings"])
@@ -206,7 +212,8 @@ public enum StoreKitConfigurationFormat {
             guard !products.isEmpty else {
                 throw fail("products", "the file has no products; add one in Xcode's StoreKit configuration editor")
             }
-            return Import(catalog: Catalog(products: products, settings: settings), majorVersion: major, minorVersion: minor, notes: notes)
+            return Import(
+                catalog: Catalog(products: products, settings: settings), majorVersion: major, minorVersion: minor, notes: notes)
         }
 
         // MARK: Settings
@@ -216,7 +223,9 @@ public enum StoreKitConfigurationFormat {
             _ = try object(value, "settings")
             var result: [(key: String, value: String)] = []
             if let locale = try string(value["_locale"], "settings._locale") {
-                guard isLocale(locale) else { throw fail("settings._locale", "'\(locale)' is not a locale; write it as en_US or zh_CN") }
+                guard isLocale(locale) else {
+                    throw fail("settings._locale", "'\(locale)' is not a locale; write it as en_US or zh_CN")
+                }
                 result.append(("locale", locale))
             }
             if let code = try string(value["_storefront"], "settings._storefront") {
@@ -234,7 +243,9 @@ public enum StoreKitConfigurationFormat {
                 ("_failTransactionsEnabled", "fail-transactions"),
             ]
             for flag in flags {
-                if let on = try bool(value[flag.xcode], "settings.\(flag.xcode)") { result.append((flag.iapctl, on ? "true" : "false")) }
+                if let on = try bool(value[flag.xcode], "settings.\(flag.xcode)") {
+                    result.append((flag.iapctl, on ? "true" : "false"))
+                }
             }
             // Xcode 12-15 write `_billingIssuesEnabled`; Xcode 16 writes `_renewalBillingIssuesEnabled`.
             let billing = try bool(value["_billingIssuesEnabled"], "settings._billingIssuesEnabled")
@@ -247,16 +258,21 @@ public enum StoreKitConfigurationFormat {
             }
             // Formats 1 and 2: the SKError code "Fail Transactions" fails purchases with.
             let failing = try bool(value["_failTransactionsEnabled"], "settings._failTransactionsEnabled") ?? false
-            if let code = try integer(value["_storeKitError"], "settings._storeKitError", in: 0...Int64(StoreKitErrorMapping.skErrorNames.count - 1), what: "an SKError code from 0 to \(StoreKitErrorMapping.skErrorNames.count - 1)"), failing {
+            if let code = try integer(
+                value["_storeKitError"], "settings._storeKitError", in: 0...Int64(StoreKitErrorMapping.skErrorNames.count - 1),
+                what: "an SKError code from 0 to \(StoreKitErrorMapping.skErrorNames.count - 1)"), failing
+            {
                 result.append(("fault", "purchase \(StoreKitErrorMapping.skErrorNames[Int(code)])"))
             }
             for (i, entry) in try array(value["_storeKitErrors"], "settings._storeKitErrors").enumerated() {
                 let path = "settings._storeKitErrors[\(i)]"
                 _ = try object(entry, path)
-                let name = try requiredString(entry["name"], "\(path).name", fix: "name the StoreKit API, such as \"Purchase\"")
                 guard try bool(entry["enabled"], "\(path).enabled") == true else { continue }
+                let name = try requiredString(entry["name"], "\(path).name", fix: "name the StoreKit API, such as \"Purchase\"")
                 guard let point = StoreKitErrorMapping.faultPoint(forXcodeName: name) else {
-                    notes.append("settings._storeKitErrors: the '\(name)' error is enabled, but iapctl does not simulate that API; ignored")
+                    notes.append(
+                        "settings._storeKitErrors: the '\(name)' error is enabled, but iapctl does not simulate that API; ignored"
+                    )
                     continue
                 }
                 var error = "unknown"
@@ -264,7 +280,9 @@ public enum StoreKitConfigurationFormat {
                     if let found = StoreKitErrorMapping.errorCase(in: current) {
                         error = found
                     } else {
-                        notes.append("\(path).current: the '\(name)' error \(current.serialized()) is not one iapctl knows; using 'unknown'")
+                        notes.append(
+                            "\(path).current: the '\(name)' error \(current.serialized()) is not one iapctl knows; using 'unknown'"
+                        )
                     }
                 }
                 result.append(("fault", "\(point) \(error)"))
@@ -318,7 +336,8 @@ public enum StoreKitConfigurationFormat {
         mutating func add(_ item: JSONValue, _ path: String, section: Section, group: Group?) throws(CatalogError) {
             product = nil
             _ = try object(item, path)
-            let id = try requiredString(item["productID"], "\(path).productID", fix: "give the product its identifier, such as \"com.example.coins100\"")
+            let id = try requiredString(
+                item["productID"], "\(path).productID", fix: "give the product its identifier, such as \"com.example.coins100\"")
             product = id
             guard id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 throw fail("\(path).productID", "'\(id)' must be printable ASCII without spaces")
@@ -337,9 +356,12 @@ public enum StoreKitConfigurationFormat {
             }
             guard section.allowedTypes.contains(typeText) else {
                 if Reader.allTypes.contains(typeText) {
-                    throw fail("\(path).type", "a \(typeText) product belongs in \(Reader.home(ofType: typeText)), not here; move it or change its type")
+                    throw fail(
+                        "\(path).type",
+                        "a \(typeText) product belongs in \(Reader.home(ofType: typeText)), not here; move it or change its type")
                 }
-                let hint = Suggestions.nearest(to: typeText, among: section.allowedTypes).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestions.nearest(to: typeText, among: section.allowedTypes).map { "did you mean '\($0)'?" }
                     ?? "use \(section.allowedTypes.joined(separator: " or "))"
                 throw fail("\(path).type", "unknown type '\(typeText)'; \(hint)")
             }
@@ -351,10 +373,13 @@ public enum StoreKitConfigurationFormat {
             default: type = .autoRenewable
             }
 
-            let referenceName = try string(item["referenceName"], "\(path).referenceName").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? id
+            let referenceName =
+                try string(item["referenceName"], "\(path).referenceName").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+                ?? id
             let price = try self.price(item["displayPrice"], "\(path).displayPrice")
             let familyShareable = try bool(item["familyShareable"], "\(path).familyShareable") ?? false
-            let localizations = try self.localizations(item["localizations"], "\(path).localizations", fallbackTitle: referenceName)
+            let localizations = try self.localizations(
+                item["localizations"], "\(path).localizations", fallbackTitle: referenceName)
 
             var period: SubscriptionPeriod?
             var level: Int?
@@ -366,7 +391,9 @@ public enum StoreKitConfigurationFormat {
                 // Xcode has no period for non-renewing subscriptions; accept one if present.
                 if let p = try self.period(item["subscriptionPeriod"], "\(path).subscriptionPeriod", allowed: nil) {
                     period = p
-                } else if let p = try self.period(item["recurringSubscriptionPeriod"], "\(path).recurringSubscriptionPeriod", allowed: nil) {
+                } else if let p = try self.period(
+                    item["recurringSubscriptionPeriod"], "\(path).recurringSubscriptionPeriod", allowed: nil)
+                {
                     period = p
                 } else {
                     period = StoreKitConfigurationFormat.defaultNonRenewingPeriod
@@ -374,17 +401,27 @@ public enum StoreKitConfigurationFormat {
             case .subscriptions:
                 guard
                     let p = try self.period(
-                        item["recurringSubscriptionPeriod"], "\(path).recurringSubscriptionPeriod", allowed: StoreKitConfigurationFormat.recurringPeriods)
+                        item["recurringSubscriptionPeriod"], "\(path).recurringSubscriptionPeriod",
+                        allowed: StoreKitConfigurationFormat.recurringPeriods)
                 else {
-                    throw fail("\(path).recurringSubscriptionPeriod", "missing; write one of \(StoreKitConfigurationFormat.recurringPeriods.joined(separator: ", "))")
+                    throw fail(
+                        "\(path).recurringSubscriptionPeriod",
+                        "missing; write one of \(StoreKitConfigurationFormat.recurringPeriods.joined(separator: ", "))")
                 }
                 period = p
-                guard let n = try integer(item["groupNumber"], "\(path).groupNumber", in: 1...100, what: "an integer from 1 (highest level) to 100") else {
+                guard
+                    let n = try integer(
+                        item["groupNumber"], "\(path).groupNumber", in: 1...100, what: "an integer from 1 (highest level) to 100")
+                else {
                     throw fail("\(path).groupNumber", "missing; give the level of service in the group, 1 being the highest")
                 }
                 level = Int(n)
-                if let groupID = try string(item["subscriptionGroupID"], "\(path).subscriptionGroupID"), let expected = group?.id, groupID != expected {
-                    throw fail("\(path).subscriptionGroupID", "'\(groupID)' does not match its group's id '\(expected)'; move the subscription or fix the id")
+                if let groupID = try string(item["subscriptionGroupID"], "\(path).subscriptionGroupID"), let expected = group?.id,
+                    groupID != expected
+                {
+                    throw fail(
+                        "\(path).subscriptionGroupID",
+                        "'\(groupID)' does not match its group's id '\(expected)'; move the subscription or fix the id")
                 }
                 offer = try introductoryOffer(item, path)
                 for key in ["adHocOffers", "codeOffers", "winbackOffers"] {
@@ -398,26 +435,36 @@ public enum StoreKitConfigurationFormat {
                 Product(
                     id: ProductID(id), type: type, referenceName: referenceName, localizations: localizations,
                     prices: [.init(storefront: storefront.code, price: price)], subscriptionPeriod: period,
-                    subscriptionGroup: group?.name, groupLevel: level, introductoryOffer: offer, familyShareable: familyShareable))
+                    subscriptionGroup: group?.name, groupLevel: level, introductoryOffer: offer, familyShareable: familyShareable)
+            )
         }
 
-        func localizations(_ value: JSONValue?, _ path: String, fallbackTitle: String) throws(CatalogError) -> [Product.Localization] {
+        func localizations(_ value: JSONValue?, _ path: String, fallbackTitle: String) throws(CatalogError) -> [Product
+            .Localization]
+        {
             let items = try array(value, path)
             guard !items.isEmpty else {
-                throw fail(path, "missing; add at least one localization, such as {\"locale\": \"en_US\", \"displayName\": ..., \"description\": ...}")
+                throw fail(
+                    path,
+                    "missing; add at least one localization, such as {\"locale\": \"en_US\", \"displayName\": ..., \"description\": ...}"
+                )
             }
             var result: [Product.Localization] = []
             for (i, item) in items.enumerated() {
                 let p = "\(path)[\(i)]"
                 _ = try object(item, p)
                 let locale = try requiredString(item["locale"], "\(p).locale", fix: "write a locale such as \"en_US\"")
-                guard isLocale(locale) else { throw fail("\(p).locale", "'\(locale)' is not a locale; write it as en_US or zh_CN") }
+                guard isLocale(locale) else {
+                    throw fail("\(p).locale", "'\(locale)' is not a locale; write it as en_US or zh_CN")
+                }
                 guard !result.contains(where: { $0.locale == locale }) else {
                     throw fail("\(p).locale", "duplicate locale '\(locale)'; each locale may appear once per product")
                 }
                 // Xcode lets a display name stay empty; StoreKit then shows an empty title, and
                 // iapctl shows the reference name instead, so that every product has a title.
-                let title = try string(item["displayName"], "\(p).displayName").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? fallbackTitle
+                let title =
+                    try string(item["displayName"], "\(p).displayName").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+                    ?? fallbackTitle
                 let description = try string(item["description"], "\(p).description") ?? ""
                 result.append(.init(locale: locale, title: title, description: description))
             }
@@ -426,35 +473,42 @@ public enum StoreKitConfigurationFormat {
 
         /// The introductory offer: `introductoryOffer` (an object or null); newer files may list
         /// `introductoryOffers`, of which StoreKit applies one, so the first is used.
-        mutating func introductoryOffer(_ item: JSONValue, _ subscriptionPath: String) throws(CatalogError) -> IntroductoryOffer? {
+        mutating func introductoryOffer(_ item: JSONValue, _ subscriptionPath: String) throws(CatalogError) -> IntroductoryOffer?
+        {
             var path = "\(subscriptionPath).introductoryOffer"
             var value = item["introductoryOffer"]
             if value == nil || value == .null {
                 let list = try array(item["introductoryOffers"], "\(subscriptionPath).introductoryOffers")
                 guard let first = list.first else { return nil }
                 if list.count > 1 {
-                    notes.append("\(subscriptionPath).introductoryOffers: only the first of \(list.count) offers of '\(product ?? "")' is simulated")
+                    notes.append(
+                        "\(subscriptionPath).introductoryOffers: only the first of \(list.count) offers of '\(product ?? "")' is simulated"
+                    )
                 }
                 path = "\(subscriptionPath).introductoryOffers[0]"
                 value = first
             }
             guard let value, value != .null else { return nil }
             _ = try object(value, path)
-            let modeText = try requiredString(value["paymentMode"], "\(path).paymentMode", fix: "write free, payAsYouGo or payUpFront")
+            let modeText = try requiredString(
+                value["paymentMode"], "\(path).paymentMode", fix: "write free, payAsYouGo or payUpFront")
             let mode: IntroductoryOffer.PaymentMode
             switch modeText {
             case "free": mode = .freeTrial
             case "payAsYouGo": mode = .payAsYouGo
             case "payUpFront": mode = .payUpFront
             default:
-                let hint = Suggestions.nearest(to: modeText, among: ["free", "payAsYouGo", "payUpFront"]).map { "did you mean '\($0)'?" } ?? "write free, payAsYouGo or payUpFront"
+                let hint =
+                    Suggestions.nearest(to: modeText, among: ["free", "payAsYouGo", "payUpFront"]).map { "did you mean '\($0)'?" }
+                    ?? "write free, payAsYouGo or payUpFront"
                 throw fail("\(path).paymentMode", "unknown payment mode '\(modeText)'; \(hint)")
             }
             guard let period = try self.period(value["subscriptionPeriod"], "\(path).subscriptionPeriod", allowed: nil) else {
                 throw fail("\(path).subscriptionPeriod", "missing; write the offer's period, such as P1W")
             }
             // Xcode writes numberOfPeriods for pay-as-you-go only; the other modes last one period.
-            let count = try integer(value["numberOfPeriods"], "\(path).numberOfPeriods", in: 1...12, what: "an integer from 1 to 12") ?? 1
+            let count =
+                try integer(value["numberOfPeriods"], "\(path).numberOfPeriods", in: 1...12, what: "an integer from 1 to 12") ?? 1
             var prices: [Product.StorefrontPrice] = []
             if mode != .freeTrial {
                 prices = [.init(storefront: storefront.code, price: try price(value["displayPrice"], "\(path).displayPrice"))]

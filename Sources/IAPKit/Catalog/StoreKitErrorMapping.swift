@@ -28,6 +28,7 @@ public enum StoreKitErrorMapping {
     /// StoreKit 1 counterpart); an enabled error on one of them is reported, not applied.
     public static let unsupportedXcodeNames = [
         "Subscription Status", "Manage Subscriptions Sheet", "Refund Request Sheet", "Offer Code Redeem Sheet",
+        "Transaction Manager",
     ]
 
     /// `SKError.Code` names by raw value (REFERENCE section 1), as `_storeKitError` (format 1 and

@@ -12,7 +12,12 @@ struct CatalogJSONWriterTests {
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: bytes, as: UTF8.self))
     }
 
-    @Test("read(write(c)) gives back the same products and settings", arguments: ["catalog.json", "Example.storekit", "storekit/v1.storekit", "storekit/v2.storekit", "storekit/v5.storekit", "storekit/errors.storekit"])
+    @Test(
+        "read(write(c)) gives back the same products and settings",
+        arguments: [
+            "catalog.json", "Example.storekit", "storekit/v1.storekit", "storekit/v2.storekit", "storekit/v5.storekit",
+            "storekit/errors.storekit",
+        ])
     func roundTrip(_ path: String) throws {
         let original = try CatalogLoader.load(bytes: try StoreKitFixture.bytes(path), file: path)
         let written = CatalogJSONFormat.write(original)
@@ -24,54 +29,59 @@ struct CatalogJSONWriterTests {
 
     @Test("the converted Example.storekit, exactly")
     func convertedExample() throws {
-        let catalog = try StoreKitConfigurationFormat.read(try StoreKitFixture.bytes("Example.storekit"), file: "Example.storekit")
+        let catalog = try StoreKitConfigurationFormat.read(
+            try StoreKitFixture.bytes("Example.storekit"), file: "Example.storekit")
         let text = String(decoding: CatalogJSONFormat.write(catalog), as: UTF8.self)
-        #expect(text.hasPrefix("""
-            {
-              "format": "iapctl-catalog",
-              "version": 1,
-              "settings": {
-                "locale": "en_US",
-                "storefront": "USA",
-                "ask-to-buy": "true",
-                "fail-transactions": "false",
-                "billing-issues": "false",
-                "grace-period": "true",
-                "fault": "restore unknown"
-              },
-              "products": [
+        #expect(
+            text.hasPrefix(
+                """
                 {
-                  "productIdentifier": "com.example.gems100",
-                  "type": "consumable",
-                  "referenceName": "100 gems",
-                  "localizations": {
-                    "en_US": {
-                      "title": "100 Gems",
-                      "description": "A handful of gems to spend in the game."
-                    },
-                    "de_DE": {
-                      "title": "100 Edelsteine",
-                      "description": "Eine Handvoll Edelsteine für das Spiel."
-                    }
+                  "format": "iapctl-catalog",
+                  "version": 1,
+                  "settings": {
+                    "locale": "en_US",
+                    "storefront": "USA",
+                    "ask-to-buy": "true",
+                    "fail-transactions": "false",
+                    "billing-issues": "false",
+                    "grace-period": "true",
+                    "fault": "restore unknown"
                   },
-                  "prices": {
-                    "USA": "0.99"
-                  }
-                },
-            """))
-        #expect(text.contains("""
-                  "subscriptionPeriod": "P1Y",
-                  "subscriptionGroup": "Premium",
-                  "groupLevel": 1,
-                  "introductoryOffer": {
-                    "paymentMode": "payUpFront",
-                    "period": "P6M",
-                    "numberOfPeriods": 1,
-                    "prices": {
-                      "USA": "19.99"
-                    }
-                  }
-            """))
+                  "products": [
+                    {
+                      "productIdentifier": "com.example.gems100",
+                      "type": "consumable",
+                      "referenceName": "100 gems",
+                      "localizations": {
+                        "en_US": {
+                          "title": "100 Gems",
+                          "description": "A handful of gems to spend in the game."
+                        },
+                        "de_DE": {
+                          "title": "100 Edelsteine",
+                          "description": "Eine Handvoll Edelsteine für das Spiel."
+                        }
+                      },
+                      "prices": {
+                        "USA": "0.99"
+                      }
+                    },
+                """))
+        #expect(
+            text.contains(
+                """
+                      "subscriptionPeriod": "P1Y",
+                      "subscriptionGroup": "Premium",
+                      "groupLevel": 1,
+                      "introductoryOffer": {
+                        "paymentMode": "payUpFront",
+                        "period": "P6M",
+                        "numberOfPeriods": 1,
+                        "prices": {
+                          "USA": "19.99"
+                        }
+                      }
+                """))
         #expect(text.hasSuffix("}\n"))
     }
 
@@ -86,19 +96,24 @@ struct CatalogJSONWriterTests {
             settings: [("fault", "purchase paymentCancelled"), ("locale", "ja_JP"), ("fault", "products unknown")])
         let written = CatalogJSONFormat.write(catalog)
         let text = String(decoding: written, as: UTF8.self)
-        #expect(text.contains("""
-              "settings": {
-                "fault": [
-                  "purchase paymentCancelled",
-                  "products unknown"
-                ],
-                "locale": "ja_JP"
-              },
-            """))
+        #expect(
+            text.contains(
+                """
+                  "settings": {
+                    "fault": [
+                      "purchase paymentCancelled",
+                      "products unknown"
+                    ],
+                    "locale": "ja_JP"
+                  },
+                """))
         #expect(text.contains(#""title": "A \"quoted\"\ttitle","#))
         #expect(text.contains(#""JPN": "120""#))
         let reread = try CatalogJSONFormat.read(written, file: "x.json")
-        #expect(reread.settings.map { "\($0.key)=\($0.value)" } == ["fault=purchase paymentCancelled", "fault=products unknown", "locale=ja_JP"])
+        #expect(
+            reread.settings.map { "\($0.key)=\($0.value)" } == [
+                "fault=purchase paymentCancelled", "fault=products unknown", "locale=ja_JP",
+            ])
         #expect(reread.products == [product])
     }
 

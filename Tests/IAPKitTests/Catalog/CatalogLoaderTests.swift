@@ -4,8 +4,10 @@ import Testing
 
 @Suite("Catalog: choosing the reader")
 struct CatalogLoaderTests {
-    static let storeKitProduct = #"{"productID": "com.x.a", "type": "Consumable", "displayPrice": "0.99", "localizations": [{"locale": "en_US", "displayName": "A", "description": ""}]}"#
-    static let iapctlProduct = #"{"productIdentifier": "com.x.a", "type": "consumable", "localizations": {"en_US": {"title": "A"}}, "prices": {"USA": "0.99"}}"#
+    static let storeKitProduct =
+        #"{"productID": "com.x.a", "type": "Consumable", "displayPrice": "0.99", "localizations": [{"locale": "en_US", "displayName": "A", "description": ""}]}"#
+    static let iapctlProduct =
+        #"{"productIdentifier": "com.x.a", "type": "consumable", "localizations": {"en_US": {"title": "A"}}, "prices": {"USA": "0.99"}}"#
 
     @Test(
         "content first, then the extension, then the products' shape",
@@ -34,16 +36,22 @@ struct CatalogLoaderTests {
 
     @Test("a file of neither format is refused with the fix")
     func undecidable() {
-        #expect(throws: CatalogError(
-            file: "catalog", keyPath: "",
-            problem: "cannot tell the catalog's format; name it .json (iapctl's format, with \"format\": \"iapctl-catalog\") or .storekit (Xcode's)"
-        )) {
+        #expect(
+            throws: CatalogError(
+                file: "catalog", keyPath: "",
+                problem:
+                    "cannot tell the catalog's format; name it .json (iapctl's format, with \"format\": \"iapctl-catalog\") or .storekit (Xcode's)"
+            )
+        ) {
             try Catalog.load(bytes: Array(#"{"products": []}"#.utf8), file: "catalog")
         }
         #expect(throws: CatalogError(file: "catalog", keyPath: "", problem: "expected a JSON object, found an array")) {
             try Catalog.load(bytes: Array("[]".utf8), file: "catalog")
         }
-        #expect(throws: CatalogError(file: "x.storekit", keyPath: "", problem: "invalid JSON at byte 0: expected a value (check the JSON syntax)")) {
+        #expect(
+            throws: CatalogError(
+                file: "x.storekit", keyPath: "", problem: "invalid JSON at byte 0: expected a value (check the JSON syntax)")
+        ) {
             try Catalog.load(bytes: [], file: "x.storekit")
         }
     }

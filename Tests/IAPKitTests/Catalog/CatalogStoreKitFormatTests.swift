@@ -77,7 +77,8 @@ struct CatalogStoreKitFormatTests {
                 id: ProductID("com.example.premium.monthly"), type: .autoRenewable, referenceName: "Premium monthly (level 2)",
                 localizations: [
                     Self.loc("en_US", "Premium (Monthly)", "Every premium benefit, renewed monthly. Try it free for a week."),
-                    Self.loc("de_DE", "Premium (monatlich)", "Alle Premium-Vorteile, monatlich verlängert. Eine Woche gratis testen."),
+                    Self.loc(
+                        "de_DE", "Premium (monatlich)", "Alle Premium-Vorteile, monatlich verlängert. Eine Woche gratis testen."),
                 ],
                 prices: Self.usd("6.99"), subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .month),
                 subscriptionGroup: "Premium", groupLevel: 2,
@@ -93,14 +94,19 @@ struct CatalogStoreKitFormatTests {
                 subscriptionGroup: "Premium", groupLevel: 3),
         ]
         #expect(result.catalog.products == expected)
-        #expect(result.catalog.group("Premium").map(\.id.rawValue) == ["com.example.premium.yearly", "com.example.premium.monthly", "com.example.premium.weekly"])
-        #expect(result.catalog.settings.map { "\($0.key)=\($0.value)" } == [
-            "locale=en_US", "storefront=USA", "ask-to-buy=true", "fail-transactions=false",
-            "billing-issues=false", "grace-period=true", "fault=restore unknown",
-        ])
-        #expect(result.notes == [
-            "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 offer(s) of 'com.example.premium.weekly' read but not simulated"
-        ])
+        #expect(
+            result.catalog.group("Premium").map(\.id.rawValue) == [
+                "com.example.premium.yearly", "com.example.premium.monthly", "com.example.premium.weekly",
+            ])
+        #expect(
+            result.catalog.settings.map { "\($0.key)=\($0.value)" } == [
+                "locale=en_US", "storefront=USA", "ask-to-buy=true", "fail-transactions=false",
+                "billing-issues=false", "grace-period=true", "fault=restore unknown",
+            ])
+        #expect(
+            result.notes == [
+                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 offer(s) of 'com.example.premium.weekly' read but not simulated"
+            ])
     }
 
     struct VersionCase: Sendable, CustomTestStringConvertible {
@@ -126,18 +132,23 @@ struct CatalogStoreKitFormatTests {
             file: "storekit/v2.storekit", major: 2, minor: 0,
             ids: ["com.example.v2.coins", "com.example.v2.pass", "com.example.v2.club"],
             settings: ["locale=ja_JP", "storefront=JPN", "ask-to-buy=true", "fail-transactions=false", "billing-issues=true"],
-            notes: ["subscriptionGroups[0].subscriptions[0].codeOffers: 1 offer(s) of 'com.example.v2.club' read but not simulated"]),
+            notes: [
+                "subscriptionGroups[0].subscriptions[0].codeOffers: 1 offer(s) of 'com.example.v2.club' read but not simulated"
+            ]),
         VersionCase(
             file: "Example.storekit", major: 4, minor: 0,
             ids: [
                 "com.example.gems100", "com.example.gems550", "com.example.removeads", "com.example.darktheme",
-                "com.example.seasonpass", "com.example.premium.yearly", "com.example.premium.monthly", "com.example.premium.weekly",
+                "com.example.seasonpass", "com.example.premium.yearly", "com.example.premium.monthly",
+                "com.example.premium.weekly",
             ],
             settings: [
                 "locale=en_US", "storefront=USA", "ask-to-buy=true", "fail-transactions=false", "billing-issues=false",
                 "grace-period=true", "fault=restore unknown",
             ],
-            notes: ["subscriptionGroups[0].subscriptions[2].adHocOffers: 1 offer(s) of 'com.example.premium.weekly' read but not simulated"]),
+            notes: [
+                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 offer(s) of 'com.example.premium.weekly' read but not simulated"
+            ]),
         VersionCase(
             file: "storekit/v5.storekit", major: 5, minor: 0,
             ids: ["com.example.v5.halfyear", "com.example.v5.plus"],
@@ -171,7 +182,9 @@ struct CatalogStoreKitFormatTests {
         #expect(gold.groupLevel == 1)
         #expect(
             gold.introductoryOffer
-                == IntroductoryOffer(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 2, unit: .month), numberOfPeriods: 1, prices: Self.usd("9.99")))
+                == IntroductoryOffer(
+                    paymentMode: .payUpFront, period: SubscriptionPeriod(value: 2, unit: .month), numberOfPeriods: 1,
+                    prices: Self.usd("9.99")))
         #expect(catalog[ProductID("com.example.v1.silver")]?.introductoryOffer == nil)
     }
 
@@ -186,7 +199,9 @@ struct CatalogStoreKitFormatTests {
         #expect(pass.localization(for: "ja_JP").title == "シーズンパス")
         #expect(
             catalog[ProductID("com.example.v2.club")]?.introductoryOffer
-                == IntroductoryOffer(paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), numberOfPeriods: 3, prices: yen("300")))
+                == IntroductoryOffer(
+                    paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .month), numberOfPeriods: 3,
+                    prices: yen("300")))
     }
 
     @Test("format 5: the first of introductoryOffers, a non-renewing period, GBP prices")
@@ -197,26 +212,33 @@ struct CatalogStoreKitFormatTests {
         #expect(halfYear.subscriptionPeriod == SubscriptionPeriod(value: 6, unit: .month))
         #expect(halfYear.prices == pounds("24.99"))
         let plus = try #require(catalog[ProductID("com.example.v5.plus")])
-        #expect(plus.introductoryOffer == IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), numberOfPeriods: 1, prices: []))
+        #expect(
+            plus.introductoryOffer
+                == IntroductoryOffer(
+                    paymentMode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), numberOfPeriods: 1, prices: []))
     }
 
     @Test("format 6 is refused, naming the version and the fix")
     func newerFormatRefused() throws {
         let bytes = try StoreKitFixture.bytes("storekit/v6.storekit")
-        #expect(throws: CatalogError(
-            file: "v6.storekit", keyPath: "version.major",
-            problem: "StoreKit configuration format 6 is newer than iapctl reads (1 to 5); upgrade iapctl or save the file from an older Xcode"
-        )) {
+        #expect(
+            throws: CatalogError(
+                file: "v6.storekit", keyPath: "version.major",
+                problem:
+                    "StoreKit configuration format 6 is newer than iapctl reads (1 to 5); upgrade iapctl or save the file from an older Xcode"
+            )
+        ) {
             try StoreKitConfigurationFormat.read(bytes, file: "v6.storekit")
         }
     }
 
     @Test("a file without a version reads as format 1")
     func missingVersion() throws {
-        let result = try Self.read(json: """
-            {"products": [{"productID": "com.example.a", "type": "Consumable", "displayPrice": "0.99",
-              "localizations": [{"locale": "en_US", "displayName": "A", "description": ""}]}]}
-            """)
+        let result = try Self.read(
+            json: """
+                {"products": [{"productID": "com.example.a", "type": "Consumable", "displayPrice": "0.99",
+                  "localizations": [{"locale": "en_US", "displayName": "A", "description": ""}]}]}
+                """)
         #expect(result.majorVersion == 1)
         #expect(result.minorVersion == 0)
         #expect(result.catalog.products.map(\.id.rawValue) == ["com.example.a"])
@@ -226,17 +248,18 @@ struct CatalogStoreKitFormatTests {
 
     @Test("unknown keys are tolerated at every level")
     func unknownKeys() throws {
-        let result = try Self.read(json: """
-            {"futureTopLevel": {"x": [1, 2]}, "identifier": "X", "version": {"major": 5, "minor": 9, "patch": 1},
-             "settings": {"_futureSetting": "on", "_storefront": "USA", "_timeRate": 7, "_disableDialogs": true},
-             "products": [{"productID": "com.example.a", "type": "NonConsumable", "displayPrice": 1.5, "futureKey": null,
-               "promotionalImageID": "ABC", "localizations": [{"locale": "en", "displayName": "", "description": "d", "extra": 1}]}],
-             "subscriptionGroups": [{"id": "G", "name": "", "futureGroupKey": true, "localizations": null,
-               "subscriptions": [{"productID": "com.example.s", "displayPrice": "3", "groupNumber": 2,
-                 "recurringSubscriptionPeriod": "P3M", "introductoryOffer": {"paymentMode": "free",
-                 "subscriptionPeriod": "P1M", "futureOfferKey": []}, "billingPlans": [{}], "subscriptionGroupID": "G",
-                 "localizations": [{"locale": "fr_FR", "displayName": "S", "description": "s"}]}]}]}
-            """)
+        let result = try Self.read(
+            json: """
+                {"futureTopLevel": {"x": [1, 2]}, "identifier": "X", "version": {"major": 5, "minor": 9, "patch": 1},
+                 "settings": {"_futureSetting": "on", "_storefront": "USA", "_timeRate": 7, "_disableDialogs": true},
+                 "products": [{"productID": "com.example.a", "type": "NonConsumable", "displayPrice": 1.5, "futureKey": null,
+                   "promotionalImageID": "ABC", "localizations": [{"locale": "en", "displayName": "", "description": "d", "extra": 1}]}],
+                 "subscriptionGroups": [{"id": "G", "name": "", "futureGroupKey": true, "localizations": null,
+                   "subscriptions": [{"productID": "com.example.s", "displayPrice": "3", "groupNumber": 2,
+                     "recurringSubscriptionPeriod": "P3M", "introductoryOffer": {"paymentMode": "free",
+                     "subscriptionPeriod": "P1M", "futureOfferKey": []}, "billingPlans": [{}], "subscriptionGroupID": "G",
+                     "localizations": [{"locale": "fr_FR", "displayName": "S", "description": "s"}]}]}]}
+                """)
         let a = result.catalog.products[0]
         #expect(a.prices == Self.usd("1.5"))
         #expect(a.localizations == [Self.loc("en", "com.example.a", "d")])
@@ -245,37 +268,44 @@ struct CatalogStoreKitFormatTests {
         #expect(s.subscriptionGroup == "G")
         #expect(s.groupLevel == 2)
         #expect(s.subscriptionPeriod == SubscriptionPeriod(value: 3, unit: .month))
-        #expect(s.introductoryOffer == IntroductoryOffer(paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), numberOfPeriods: 1, prices: []))
+        #expect(
+            s.introductoryOffer
+                == IntroductoryOffer(
+                    paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), numberOfPeriods: 1, prices: []))
         #expect(result.catalog.settings.map { "\($0.key)=\($0.value)" } == ["storefront=USA"])
     }
 
     @Test("enabled StoreKit errors become faults, with StoreKit 2 errors named as SKErrors")
     func storeKitErrors() throws {
         let result = try Self.read("storekit/errors.storekit")
-        #expect(result.catalog.settings.map { "\($0.key)=\($0.value)" } == [
-            "locale=en_US", "storefront=USA", "fail-transactions=false",
-            "fault=products cloudServiceNetworkConnectionFailed",
-            "fault=purchase invalidSignature",
-            "fault=verification invalidSignature",
-            "fault=restore paymentCancelled",
-            "fault=refresh-receipt unknown",
-        ])
-        #expect(result.notes == [
-            "settings._storeKitErrors: the 'Subscription Status' error is enabled, but iapctl does not simulate that API; ignored"
-        ])
+        #expect(
+            result.catalog.settings.map { "\($0.key)=\($0.value)" } == [
+                "locale=en_US", "storefront=USA", "fail-transactions=false",
+                "fault=products cloudServiceNetworkConnectionFailed",
+                "fault=purchase invalidSignature",
+                "fault=verification invalidSignature",
+                "fault=restore paymentCancelled",
+                "fault=refresh-receipt unknown",
+            ])
+        #expect(
+            result.notes == [
+                "settings._storeKitErrors: the 'Subscription Status' error is enabled, but iapctl does not simulate that API; ignored"
+            ])
     }
 
     @Test("an error iapctl does not know falls back to unknown, with a note")
     func unknownErrorCase() throws {
-        let result = try Self.read(json: """
-            {"settings": {"_storeKitErrors": [{"name": "Purchase", "enabled": true, "current": {"index": 3, "type": "generic"}}]},
-             "products": [{"productID": "com.example.a", "type": "Consumable", "displayPrice": "0.99",
-               "localizations": [{"locale": "en_US", "displayName": "A", "description": ""}]}]}
-            """)
+        let result = try Self.read(
+            json: """
+                {"settings": {"_storeKitErrors": [{"name": "Purchase", "enabled": true, "current": {"index": 3, "type": "generic"}}]},
+                 "products": [{"productID": "com.example.a", "type": "Consumable", "displayPrice": "0.99",
+                   "localizations": [{"locale": "en_US", "displayName": "A", "description": ""}]}]}
+                """)
         #expect(result.catalog.settings.map { "\($0.key)=\($0.value)" } == ["fault=purchase unknown"])
-        #expect(result.notes == [
-            "settings._storeKitErrors[0].current: the 'Purchase' error {\"index\":3,\"type\":\"generic\"} is not one iapctl knows; using 'unknown'"
-        ])
+        #expect(
+            result.notes == [
+                "settings._storeKitErrors[0].current: the 'Purchase' error {\"index\":3,\"type\":\"generic\"} is not one iapctl knows; using 'unknown'"
+            ])
     }
 
     @Test(
@@ -300,8 +330,10 @@ struct CatalogStoreKitFormatTests {
 
     static let malformed: [Malformed] = [
         Malformed(
-            file: "bad-period", product: "com.example.bad.b", keyPath: "subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod",
-            problem: "'P5M' is not a period Apple offers for auto-renewable subscriptions; write one of P1W, P1M, P2M, P3M, P6M, P1Y"),
+            file: "bad-period", product: "com.example.bad.b",
+            keyPath: "subscriptionGroups[0].subscriptions[1].recurringSubscriptionPeriod",
+            problem:
+                "'P5M' is not a period Apple offers for auto-renewable subscriptions; write one of P1W, P1M, P2M, P3M, P6M, P1Y"),
         Malformed(
             file: "bad-price", product: "com.example.bad.noads", keyPath: "products[1].displayPrice",
             problem: "bad price '1,49'; write a non-negative decimal such as \"0.99\""),
@@ -316,19 +348,25 @@ struct CatalogStoreKitFormatTests {
             problem: "unknown type 'Consumible'; did you mean 'Consumable'?"),
         Malformed(
             file: "misplaced-type", product: "com.example.bad.noads", keyPath: "products[1].type",
-            problem: "a RecurringSubscription product belongs in subscriptionGroups[].subscriptions, not here; move it or change its type"),
+            problem:
+                "a RecurringSubscription product belongs in subscriptionGroups[].subscriptions, not here; move it or change its type"
+        ),
         Malformed(
             file: "duplicate-id", product: "com.example.bad.coins", keyPath: "nonRenewingSubscriptions[0].productID",
             problem: "duplicate product identifier; each product must appear once in the file"),
         Malformed(
-            file: "bad-intro-mode", product: "com.example.bad.a", keyPath: "subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode",
+            file: "bad-intro-mode", product: "com.example.bad.a",
+            keyPath: "subscriptionGroups[0].subscriptions[0].introductoryOffer.paymentMode",
             problem: "unknown payment mode 'trial'; write free, payAsYouGo or payUpFront"),
         Malformed(
-            file: "missing-group-number", product: "com.example.bad.a", keyPath: "subscriptionGroups[0].subscriptions[0].groupNumber",
+            file: "missing-group-number", product: "com.example.bad.a",
+            keyPath: "subscriptionGroups[0].subscriptions[0].groupNumber",
             problem: "missing; give the level of service in the group, 1 being the highest"),
         Malformed(
             file: "no-localizations", product: "com.example.bad.coins", keyPath: "products[0].localizations",
-            problem: "missing; add at least one localization, such as {\"locale\": \"en_US\", \"displayName\": ..., \"description\": ...}"),
+            problem:
+                "missing; add at least one localization, such as {\"locale\": \"en_US\", \"displayName\": ..., \"description\": ...}"
+        ),
         Malformed(
             file: "no-products", product: nil, keyPath: "products",
             problem: "the file has no products; add one in Xcode's StoreKit configuration editor"),
@@ -336,13 +374,15 @@ struct CatalogStoreKitFormatTests {
             file: "bad-version", product: nil, keyPath: "version.major",
             problem: "expected an integer such as 3 (Xcode writes {\"major\": 3, \"minor\": 0})"),
         Malformed(
-            file: "group-id-mismatch", product: "com.example.bad.b", keyPath: "subscriptionGroups[0].subscriptions[1].subscriptionGroupID",
+            file: "group-id-mismatch", product: "com.example.bad.b",
+            keyPath: "subscriptionGroups[0].subscriptions[1].subscriptionGroupID",
             problem: "'G2' does not match its group's id 'G1'; move the subscription or fix the id"),
         Malformed(
             file: "bad-settings-flag", product: nil, keyPath: "settings._askToBuyEnabled",
             problem: "expected true or false, found a string"),
         Malformed(
-            file: "intro-without-price", product: "com.example.bad.a", keyPath: "subscriptionGroups[0].subscriptions[0].introductoryOffer.displayPrice",
+            file: "intro-without-price", product: "com.example.bad.a",
+            keyPath: "subscriptionGroups[0].subscriptions[0].introductoryOffer.displayPrice",
             problem: "missing; write the price as a decimal such as \"0.99\""),
         Malformed(
             file: "bad-locale", product: "com.example.bad.noads", keyPath: "products[1].localizations[1].locale",
