@@ -194,6 +194,7 @@ public enum StoreKitConfigurationFormat {
             var groupNames: Set<String> = []
             for (g, groupValue) in try array(root["subscriptionGroups"], "subscriptionGroups").enumerated() {
                 let path = "subscriptionGroups[\(g)]"
+                product = nil
                 _ = try object(groupValue, path)
                 let id = try string(groupValue["id"], "\(path).id")
                 let name = try string(groupValue["name"], "\(path).name").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }

@@ -416,3 +416,23 @@ struct CatalogStoreKitFormatTests {
         }
     }
 }
+
+extension CatalogStoreKitFormatTests {
+    @Test("a group error names no product")
+    func duplicateGroupName() {
+        let sub = { (id: String) in
+            #"{"productID": "\#(id)", "displayPrice": "1", "groupNumber": 1, "recurringSubscriptionPeriod": "P1M", "localizations": [{"locale": "en_US", "displayName": "S"}]}"#
+        }
+        let json = """
+            {"subscriptionGroups": [{"id": "A", "name": "Plus", "subscriptions": [\(sub("com.x.a"))]},
+                                    {"id": "B", "name": "Plus", "subscriptions": [\(sub("com.x.b"))]}]}
+            """
+        #expect(
+            throws: CatalogError(
+                file: "inline.storekit", keyPath: "subscriptionGroups[1].name",
+                problem: "duplicate subscription group 'Plus'; give each group its own name")
+        ) {
+            try Self.read(json: json)
+        }
+    }
+}
