@@ -74,7 +74,10 @@ public enum CatalogJSONFormat {
                     case .string(let text): settings.append((pair.key, text))
                     case .bool(let b): settings.append((pair.key, b ? "true" : "false"))
                     case .number(let n): settings.append((pair.key, n))
-                    default: throw fail("settings.\(pair.key)", "expected a string, number or boolean")
+                    // A setting given more than once (several `fault`s): an array of strings.
+                    case .array(let items) where !items.isEmpty && items.allSatisfy({ $0.stringValue != nil }):
+                        for item in items { settings.append((pair.key, item.stringValue!)) }
+                    default: throw fail("settings.\(pair.key)", "expected a string, number, boolean or array of strings")
                     }
                 }
             }

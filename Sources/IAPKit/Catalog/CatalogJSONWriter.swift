@@ -1,0 +1,143 @@
+extension CatalogJSONFormat {
+    /// Writes a catalog in the project's format (`docs/catalog.md`): what `iapctl catalog convert`
+    /// prints, so an Xcode `.storekit` file can become an iapctl catalog to edit and extend.
+    ///
+    /// The output is pretty-printed with two-space indents, keys in the documented order, prices
+    /// as decimal strings with the storefront currency's digits (`"0.99"`, `"6.00"`, `"120"`), and
+    /// defaults left out (`familyShareable`, `selfHosted` when false), so `Fixtures/catalog.json`
+    /// reads and writes back byte for byte, and `read(write(c))` gives back the same products and
+    /// settings. A setting that appears more than once (several `fault`s) is written once, as an
+    /// array of its values.
+    public static func write(_ catalog: Catalog) -> [UInt8] {
+        var root: [(key: String, value: JSONValue)] = [
+            ("format", .string(formatName)),
+            ("version", .number(String(version))),
+        ]
+        if !catalog.settings.isEmpty { root.append(("settings", settings(catalog.settings))) }
+        root.append(("products", .array(catalog.products.map(product))))
+        var printer = PrettyPrinter()
+        printer.write(.object(root), indent: 0)
+        printer.bytes.append(UInt8(ascii: "\n"))
+        return printer.bytes
+    }
+
+    private static func settings(_ pairs: [(key: String, value: String)]) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        for pair in pairs {
+            if let i = members.firstIndex(where: { $0.key == pair.key }) {
+                switch members[i].value {
+                case .array(let values): members[i].value = .array(values + [.string(pair.value)])
+                default: members[i].value = .array([members[i].value, .string(pair.value)])
+                }
+            } else {
+                members.append((pair.key, .string(pair.value)))
+            }
+        }
+        return .object(members)
+    }
+
+    private static func product(_ product: Product) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("productIdentifier", .string(product.id.rawValue)),
+            ("type", .string(product.type.rawValue)),
+            ("referenceName", .string(product.referenceName)),
+        ]
+        if product.familyShareable { members.append(("familyShareable", .bool(true))) }
+        members.append(
+            (
+                "localizations",
+                .object(
+                    product.localizations.map {
+                        ($0.locale, .object([("title", .string($0.title)), ("description", .string($0.description))]))
+                    })
+            ))
+        members.append(("prices", prices(product.prices)))
+        if let period = product.subscriptionPeriod { members.append(("subscriptionPeriod", .string(period.iso8601))) }
+        if let group = product.subscriptionGroup { members.append(("subscriptionGroup", .string(group))) }
+        if let level = product.groupLevel { members.append(("groupLevel", .number(String(level)))) }
+        if let offer = product.introductoryOffer {
+            var o: [(key: String, value: JSONValue)] = [
+                ("paymentMode", .string(offer.paymentMode.rawValue)),
+                ("period", .string(offer.period.iso8601)),
+                ("numberOfPeriods", .number(String(offer.numberOfPeriods))),
+            ]
+            if !offer.prices.isEmpty { o.append(("prices", prices(offer.prices))) }
+            members.append(("introductoryOffer", .object(o)))
+        }
+        if !product.hostedContent.isEmpty {
+            members.append(
+                (
+                    "hostedContent",
+                    .array(
+                        product.hostedContent.map {
+                            .object([
+                                ("contentIdentifier", .string($0.contentIdentifier)),
+                                ("version", .string($0.version)),
+                                ("path", .string($0.path)),
+                            ])
+                        })
+                ))
+        }
+        if product.selfHosted { members.append(("selfHosted", .bool(true))) }
+        return .object(members)
+    }
+
+    private static func prices(_ prices: [Product.StorefrontPrice]) -> JSONValue {
+        .object(
+            prices.map { entry in
+                let digits = Storefront.named(entry.storefront)?.fractionDigits ?? 3
+                return (entry.storefront, .string(entry.price.decimalString(fractionDigits: digits)))
+            })
+    }
+
+    /// Indented JSON: one member or element a line, `"key": value`, empty containers as `{}`
+    /// and `[]`. Strings are escaped by `JSONWriter`, so both writers agree on escapes.
+    private struct PrettyPrinter {
+        var bytes: [UInt8] = []
+
+        mutating func write(_ value: JSONValue, indent: Int) {
+            switch value {
+            case .object(let members):
+                guard !members.isEmpty else { return bytes.append(contentsOf: Array("{}".utf8)) }
+                bytes.append(UInt8(ascii: "{"))
+                for (i, member) in members.enumerated() {
+                    bytes.append(contentsOf: Array((i == 0 ? "\n" : ",\n").utf8))
+                    pad(indent + 1)
+                    string(member.key)
+                    bytes.append(contentsOf: Array(": ".utf8))
+                    write(member.value, indent: indent + 1)
+                }
+                bytes.append(UInt8(ascii: "\n"))
+                pad(indent)
+                bytes.append(UInt8(ascii: "}"))
+            case .array(let items):
+                guard !items.isEmpty else { return bytes.append(contentsOf: Array("[]".utf8)) }
+                bytes.append(UInt8(ascii: "["))
+                for (i, item) in items.enumerated() {
+                    bytes.append(contentsOf: Array((i == 0 ? "\n" : ",\n").utf8))
+                    pad(indent + 1)
+                    write(item, indent: indent + 1)
+                }
+                bytes.append(UInt8(ascii: "\n"))
+                pad(indent)
+                bytes.append(UInt8(ascii: "]"))
+            case .string(let text):
+                string(text)
+            case .null, .bool, .number:
+                var writer = JSONWriter()
+                writer.value(value)
+                bytes.append(contentsOf: writer.bytes)
+            }
+        }
+
+        mutating func string(_ text: String) {
+            var writer = JSONWriter()
+            writer.string(text)
+            bytes.append(contentsOf: writer.bytes)
+        }
+
+        mutating func pad(_ level: Int) {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+        }
+    }
+}
