@@ -135,6 +135,8 @@ struct Binder {
             return invocation(path: path, spec: command, globals: lenientGlobals(), wantsHelp: wantsHelp, wantsVersion: !wantsHelp)
         }
         if command.isGroup {
+            // Only words after `--` reach here: a group's other words are subcommand names.
+            if let word = words.first { throw .unexpectedArgument(word, command: commandPath) }
             guard let name = command.defaultSubcommand, let subcommand = command.subcommand(named: name) else {
                 if path.isEmpty { throw .missingCommand(commandPath) }
                 throw .missingSubcommand(commandPath, available: command.subcommands.map(\.name))
