@@ -186,7 +186,8 @@ struct Binder {
         var describedPath = CommandPath(program: root.name)
         for word in words {
             guard described.isGroup else { throw .unexpectedArgument(word, command: commandPath) }
-            guard let subcommand = described.subcommand(named: word) else {
+            let builtIn = describedPath.names.isEmpty && word == CommandSpec.help.name ? CommandSpec.help : nil
+            guard let subcommand = builtIn ?? described.subcommand(named: word) else {
                 throw unknownCommand(word, in: described, at: describedPath)
             }
             described = subcommand
