@@ -77,9 +77,9 @@ struct ParsingHelpTests {
             """ + Self.globalOptions + """
 
 
-            See 'iapctl help <command>' for details about a command.
+                See 'iapctl help <command>' for details about a command.
 
-            """
+                """
         expectGolden(HelpRenderer.render(SampleCommands.root, path: []), expected)
         #expect(try Binder.parse(arguments: [], root: SampleCommands.root).helpText == expected)
     }
@@ -98,9 +98,9 @@ struct ParsingHelpTests {
             """ + Self.globalOptions + """
 
 
-            See 'iapctl help download <subcommand>' for details about a subcommand.
+                See 'iapctl help download <subcommand>' for details about a subcommand.
 
-            """
+                """
         expectGolden(HelpRenderer.render(SampleCommands.download, path: ["download"]), expected)
     }
 
@@ -134,7 +134,8 @@ struct ParsingHelpTests {
         let spec = CommandSpec(
             name: "verify",
             summary: "Verify a receipt",
-            discussion: "First paragraph.\n\nExamples that keep their layout:\n  iapctl verify r.b64\n  iapctl verify -",
+            discussion:
+                "First paragraph.\n\nExamples that keep their layout:\n  iapctl verify r.b64\n  iapctl verify -",
             options: [
                 .value("shared-secret-for-subscriptions", "secret", help: "The app-specific shared secret"),
                 .value("bundle-id", "id", help: "The expected bundle identifier"),

@@ -88,15 +88,16 @@ struct ParsingSpecTests {
         #expect(probe.run() == expected)
     }
 
-    @Test(arguments: [
-        ("qty", ["user", "account", "quantity"], "quantity"),
-        ("quant", ["quantity", "quiet"], "quantity"),
-        ("q", ["quantity", "quiet"], nil),
-        ("jsn", ["json", "store"], "json"),
-        ("zzz", ["json", "store"], nil),
-        ("", ["json"], nil),
-        ("by", ["buy", "queue", "help"], "buy"),
-    ] as [(String, [String], String?)])
+    @Test(
+        arguments: [
+            ("qty", ["user", "account", "quantity"], "quantity"),
+            ("quant", ["quantity", "quiet"], "quantity"),
+            ("q", ["quantity", "quiet"], nil),
+            ("jsn", ["json", "store"], "json"),
+            ("zzz", ["json", "store"], nil),
+            ("", ["json"], nil),
+            ("by", ["buy", "queue", "help"], "buy"),
+        ] as [(String, [String], String?)])
     func didYouMean(input: String, candidates: [String], expected: String?) {
         #expect(DidYouMean.suggestion(for: input, among: candidates) == expected)
     }

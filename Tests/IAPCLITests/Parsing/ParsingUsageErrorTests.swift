@@ -7,15 +7,24 @@ import Testing
 struct ParsingUsageErrorTests {
     static let cases: [([String], String)] = [
         // Unknown options, with and without a suggestion.
-        (["buy", "X", "--qty", "2"], "unknown option '--qty' for 'buy'; did you mean '--quantity'? (see 'iapctl help buy')"),
-        (["buy", "X", "--quantitty=2"], "unknown option '--quantitty' for 'buy'; did you mean '--quantity'? (see 'iapctl help buy')"),
+        (
+            ["buy", "X", "--qty", "2"],
+            "unknown option '--qty' for 'buy'; did you mean '--quantity'? (see 'iapctl help buy')"
+        ),
+        (
+            ["buy", "X", "--quantitty=2"],
+            "unknown option '--quantitty' for 'buy'; did you mean '--quantity'? (see 'iapctl help buy')"
+        ),
         (["buy", "X", "--zzz"], "unknown option '--zzz' for 'buy' (see 'iapctl help buy')"),
         (["queue", "--jsn"], "unknown option '--jsn' for 'queue'; did you mean '--json'? (see 'iapctl help queue')"),
         (["queue", "-json"], "unknown option '-json' for 'queue'; did you mean '--json'? (see 'iapctl help queue')"),
         (["queue", "-x"], "unknown option '-x' for 'queue' (see 'iapctl help queue')"),
         (["queue", "--=x"], "unknown option '--=x' for 'queue' (see 'iapctl help queue')"),
         (["--quantity", "2", "buy", "X"], "unknown option '--quantity' (see 'iapctl help')"),
-        (["config", "--stor", "d", "get"], "unknown option '--stor' for 'config'; did you mean '--store'? (see 'iapctl help config')"),
+        (
+            ["config", "--stor", "d", "get"],
+            "unknown option '--stor' for 'config'; did you mean '--store'? (see 'iapctl help config')"
+        ),
         (["help", "--zzz"], "unknown option '--zzz' for 'help' (see 'iapctl help help')"),
         // Unknown commands and subcommands.
         (["by"], "unknown command 'by'; did you mean 'buy'? (see 'iapctl help')"),
@@ -25,19 +34,28 @@ struct ParsingUsageErrorTests {
         (["config", "gte"], "unknown subcommand 'gte' for 'config'; did you mean 'get'? (see 'iapctl help config')"),
         (["config", "zzz"], "unknown subcommand 'zzz' for 'config'; use one of: get, set (see 'iapctl help config')"),
         (["help", "by"], "unknown command 'by'; did you mean 'buy'? (see 'iapctl help')"),
-        (["help", "config", "gt"], "unknown subcommand 'gt' for 'config'; did you mean 'get'? (see 'iapctl help config')"),
+        (
+            ["help", "config", "gt"],
+            "unknown subcommand 'gt' for 'config'; did you mean 'get'? (see 'iapctl help config')"
+        ),
         (["help", "buy", "extra"], "unexpected argument 'extra' for 'help' (see 'iapctl help help')"),
         // Missing commands and subcommands.
         (["--json"], "missing command (see 'iapctl help')"),
         (["config"], "missing subcommand for 'config'; use one of: get, set (see 'iapctl help config')"),
-        (["--store", "d", "clock", "--json"], "missing subcommand for 'clock'; use one of: advance (see 'iapctl help clock')"),
+        (
+            ["--store", "d", "clock", "--json"],
+            "missing subcommand for 'clock'; use one of: advance (see 'iapctl help clock')"
+        ),
         // Option values.
         (["buy", "X", "--quantity"], "missing value for '--quantity <n>' (see 'iapctl help buy')"),
         (["buy", "X", "--quantity", "--user", "u"], "missing value for '--quantity <n>' (see 'iapctl help buy')"),
         (["buy", "X", "--quantity", "--", "5"], "missing value for '--quantity <n>' (see 'iapctl help buy')"),
         (["--store"], "missing value for '--store <dir>' (see 'iapctl help')"),
         (["queue", "--store"], "missing value for '--store <dir>' (see 'iapctl help queue')"),
-        (["download", "start", "p", "--content"], "missing value for '--content <path>' (see 'iapctl help download start')"),
+        (
+            ["download", "start", "p", "--content"],
+            "missing value for '--content <path>' (see 'iapctl help download start')"
+        ),
         (["finish", "--all=yes"], "'--all' takes no value"),
         (["queue", "--json=1"], "'--json' takes no value"),
         (["buy", "X", "--quantity", "1", "--quantity", "2"], "option '--quantity' given twice"),
