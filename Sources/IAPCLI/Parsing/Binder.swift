@@ -44,7 +44,8 @@ struct Binder {
             return try binder.finish()
         } catch {
             // Someone asking for help or the version gets it even if the rest of the line is wrong.
-            let asksForHelp = tokens.contains(.longOption(name: "help", value: nil)) || tokens.contains(.shortOption("h"))
+            let asksForHelp =
+                tokens.contains(.longOption(name: "help", value: nil)) || tokens.contains(.shortOption("h"))
             let asksForVersion = tokens.contains(.longOption(name: "version", value: nil))
             guard asksForHelp || asksForVersion, !binder.inHelpCommand else { throw error }
             return ParsedInvocation(
@@ -88,10 +89,7 @@ struct Binder {
                 }
                 try bind(option, attached: attached, tokens: tokens, index: &index)
             case .shortOption(let name):
-                let declared = name.count == 1 ? name.first.flatMap { short in
-                    command.options.first { $0.short == short } ?? GlobalOptions.spec(short: short)
-                } : nil
-                guard let option = declared else {
+                guard let option = shortOption(named: name) else {
                     // `-qty` and `-json` are usually a long option with one dash missing.
                     let candidates = (command.options + GlobalOptions.specs).map(\.name)
                     let suggestion = name.count > 1 ? DidYouMean.suggestion(for: name, among: candidates) : nil
@@ -100,6 +98,12 @@ struct Binder {
                 try bind(option, attached: nil, tokens: tokens, index: &index)
             }
         }
+    }
+
+    /// The command's or the global option with the one-letter alias `name`; `-abc` is never one.
+    private func shortOption(named name: String) -> OptionSpec? {
+        guard name.count == 1, let short = name.first else { return nil }
+        return command.options.first { $0.short == short } ?? GlobalOptions.spec(short: short)
     }
 
     private mutating func bind(
@@ -132,9 +136,12 @@ struct Binder {
         }
         if flags.contains("help") || flags.contains("version") {
             let wantsHelp = flags.contains("help")
-            return invocation(path: path, spec: command, globals: lenientGlobals(), wantsHelp: wantsHelp, wantsVersion: !wantsHelp)
+            return invocation(
+                path: path, spec: command, globals: lenientGlobals(), wantsHelp: wantsHelp, wantsVersion: !wantsHelp)
         }
         if command.isGroup {
+            // Only words after `--` reach here: a group's other words are subcommand names.
+            if let word = words.first { throw .unexpectedArgument(word, command: commandPath) }
             guard let name = command.defaultSubcommand, let subcommand = command.subcommand(named: name) else {
                 if path.isEmpty { throw .missingCommand(commandPath) }
                 throw .missingSubcommand(commandPath, available: command.subcommands.map(\.name))
@@ -184,7 +191,8 @@ struct Binder {
         var describedPath = CommandPath(program: root.name)
         for word in words {
             guard described.isGroup else { throw .unexpectedArgument(word, command: commandPath) }
-            guard let subcommand = described.subcommand(named: word) else {
+            let builtIn = describedPath.names.isEmpty && word == CommandSpec.help.name ? CommandSpec.help : nil
+            guard let subcommand = builtIn ?? described.subcommand(named: word) else {
                 throw unknownCommand(word, in: described, at: describedPath)
             }
             described = subcommand

@@ -2,17 +2,18 @@ import IAPKit
 
 /// Picks the one name to offer after "did you mean" for a mistyped option or command.
 ///
-/// IAPKit's ``Suggestions/nearest(to:among:)`` catches typos (`--quantitty`, `by`), but not
-/// abbreviations, whose edit distance is large: `--qty` is five edits from `--quantity`. So when no
-/// name is near, a name is offered if it is the only one that starts with the input, or the only one
-/// that starts with the same letter and contains the input's letters in order.
+/// In order: the only name that starts with the input (`--quant` means `--quantity` even though
+/// `--quiet` is fewer edits away); else IAPKit's ``Suggestions/nearest(to:among:)``, which catches
+/// typos (`--quantitty`, `by`); else the only name that starts with the same letter and contains the
+/// input's letters in order, for abbreviations, whose edit distance is large (`--qty` is five edits
+/// from `--quantity`).
 enum DidYouMean {
     static func suggestion(for input: String, among candidates: [String]) -> String? {
         guard !input.isEmpty else { return nil }
-        if let near = Suggestions.nearest(to: input, among: candidates) { return near }
         let lowered = input.lowercased()
         let prefixed = candidates.filter { $0.lowercased().hasPrefix(lowered) }
         if prefixed.count == 1 { return prefixed[0] }
+        if let near = Suggestions.nearest(to: input, among: candidates) { return near }
         let abbreviated = candidates.filter { isAbbreviation(lowered, of: $0.lowercased()) }
         return abbreviated.count == 1 ? abbreviated[0] : nil
     }

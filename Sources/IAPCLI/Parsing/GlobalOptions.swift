@@ -39,11 +39,9 @@ struct GlobalOptions: Equatable, Sendable {
 
     static let specs: [OptionSpec] = [
         .value("store", "dir", help: "The store directory (default: $IAPCTL_STORE, else ./.iapctl)"),
-        .value("catalog", "file", help: "The catalog a new store is bound to (default: the built-in catalog)"),
+        .value("catalog", "file", help: "The catalog for a new store (default: the built-in)"),
         .flag("json", help: "Print one JSON document on stdout instead of text"),
-        .value(
-            "lock-timeout", "seconds",
-            help: "How long to wait for a busy store before giving up with exit code 75"),
+        .value("lock-timeout", "seconds", help: "Seconds to wait for a busy store, then exit 75"),
         .flag("help", short: "h", help: "Show help for the command"),
         .flag("version", help: "Show the version"),
     ]

@@ -68,7 +68,8 @@ enum HelpRenderer {
             lines.append("See '\(programName) help <command>' for details about a command.")
         } else if spec.isGroup {
             lines.append("")
-            lines.append("See '\(programName) help \(path.joined(separator: " ")) <subcommand>' for details about a subcommand.")
+            lines.append(
+                "See '\(programName) help \(path.joined(separator: " ")) <subcommand>' for details about a subcommand.")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -154,7 +155,8 @@ enum HelpRenderer {
         let blocks = text.split(separator: "\n\n", omittingEmptySubsequences: true).map(String.init)
         return blocks.enumerated().flatMap { index, block -> [String] in
             let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            let body = lines.contains { $0.hasPrefix(" ") } ? lines : wrap(lines.joined(separator: " "), width: lineWidth)
+            let body =
+                lines.contains { $0.hasPrefix(" ") } ? lines : wrap(lines.joined(separator: " "), width: lineWidth)
             return index == 0 ? body : [""] + body
         }
     }

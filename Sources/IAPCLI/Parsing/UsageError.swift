@@ -48,10 +48,10 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             if parent.names.isEmpty {
                 return "unknown command '\(word)'\(Self.didYouMean(suggestion)) \(parent.helpHint)"
             }
-            let fix = suggestion.map { "; did you mean '\($0)'?" } ?? "; use one of: \(available.joined(separator: ", "))"
+            let fix = suggestion.map { "; did you mean '\($0)'?" } ?? "; use one of: " + Self.choices(available)
             return "unknown subcommand '\(word)' for '\(parent)'\(fix) \(parent.helpHint)"
         case .missingSubcommand(let command, let available):
-            return "missing subcommand for '\(command)'; use one of: \(available.joined(separator: ", ")) \(command.helpHint)"
+            return "missing subcommand for '\(command)'; use one of: \(Self.choices(available)) \(command.helpHint)"
         case .unknownOption(let option, let command, let suggestion):
             let scope = command.names.isEmpty ? "" : " for '\(command)'"
             return "unknown option '\(option)'\(scope)\(Self.didYouMean(suggestion)) \(command.helpHint)"
@@ -74,6 +74,10 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalid(let message, let command):
             return "\(message) \(command.helpHint)"
         }
+    }
+
+    private static func choices(_ names: [String]) -> String {
+        names.joined(separator: ", ")
     }
 
     private static func didYouMean(_ suggestion: String?) -> String {
