@@ -87,7 +87,9 @@ final class CLIHarness {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return CLIResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), code: process.terminationStatus)
+        // A process killed by a signal reports 128 + the signal, as shells do.
+        let code = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return CLIResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), code: code)
     }
 
     /// Runs a command line in-process through `IAPCLI.run` (no fork), for long sequences.
