@@ -1,1 +1,22 @@
-print("bench")
+import Foundation
+import IAPKit
+
+// `iapbench [--quick] [--binary PATH] [--json FILE]`: measures every figure the issues name, in
+// one run, prints them as a table, and writes them as JSON so a later run can be compared.
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String, in arguments: [String]) -> String? {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
+}
+let quick = arguments.contains("--quick")
+let binary = option("--binary", in: arguments) ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("iapctl").path
+let jsonPath = option("--json", in: arguments) ?? "bench/results.json"
+let scratch = NSTemporaryDirectory() + "/iapbench-\(getpid())"
+try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+var figures: [Figure] = []
+figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
+
+BenchmarkReport.print(figures)
+try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

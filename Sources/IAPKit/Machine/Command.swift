@@ -25,6 +25,12 @@ public struct Effects: Sendable {
 
     public init() {}
 
+    /// Appends a later apply's effects, keeping one (the latest) version of each transaction.
+    public mutating func merge(_ later: Effects) {
+        events += later.events
+        for t in later.transactions { record(t) }
+    }
+
     mutating func record(_ transaction: Transaction) {
         if let i = transactions.lastIndex(where: { $0.id == transaction.id }) {
             transactions[i] = transaction

@@ -49,6 +49,22 @@ public final class StoreSession {
         return effects
     }
 
+    /// Applies several commands and commits them once, all or nothing: for bulk loads (benchmarks,
+    /// imports) where one sync per command would dominate.
+    @discardableResult
+    public func apply(batch commands: [Command]) throws(StoreError) -> Effects {
+        precondition(writable, "apply needs a writing session")
+        var next = machine
+        var all = Effects()
+        for command in commands {
+            let effects = try next.apply(command, archive: BatchArchive(base: archive, pending: all.transactions))
+            all.merge(effects)
+        }
+        try commit(next.state, all)
+        machine = next
+        return all
+    }
+
     private func commit(_ state: StoreState, _ effects: Effects) throws(StoreError) {
         var frames: [UInt8] = []
         frames.reserveCapacity(1024 * (effects.transactions.count + effects.events.count))
@@ -79,6 +95,17 @@ public final class StoreSession {
             warnings.append("could not update \(indexPath) (\(error)); it will be rebuilt from the journal")
         }
         archive = StoreArchive(journal: journal, index: index, committedLength: next.journalLength)
+    }
+
+    /// History as seen in the middle of a batch: transactions the batch changed, then the store.
+    private struct BatchArchive: TransactionArchive {
+        let base: StoreArchive
+        let pending: [Transaction]
+
+        func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
+            if let t = pending.last(where: { $0.id == id }) { return t }
+            return try base.transaction(id)
+        }
     }
 
     // MARK: - Reading
