@@ -5,8 +5,9 @@ set -euo pipefail
 bin=${1:-.build/release/iapctl}
 store=$(mktemp -d)/demo-store
 trap 'rm -rf "$(dirname "$store")"' EXIT
-step() { printf '\n$ iapctl %s\n' "$*"; "$bin" --store "$store" "$@"; }
-try() { printf '\n$ iapctl %s\n' "$*"; set +e; "$bin" --store "$store" "$@"; printf '(exit %d)\n' $?; set -e; }
+show() { printf '\n$ iapctl'; printf ' %q' "$@"; printf '\n'; }
+step() { show "$@"; "$bin" --store "$store" "$@" 2>&1; }
+try() { show "$@"; set +e; "$bin" --store "$store" "$@" 2>&1; printf '(exit %d)\n' $?; set -e; }
 
 step init --bundle-id com.example.coins --app-version 1.2
 step products com.x.coin42 com.x.noads com.x.vip2 com.x.nope

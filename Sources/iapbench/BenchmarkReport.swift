@@ -5,14 +5,14 @@ import IAPKit
 enum BenchmarkReport {
     static func print(_ figures: [Figure]) {
         let width = figures.map(\.name.count).max() ?? 10
-        Swift.print("figure".padding(toLength: width, withPad: " ", startingAt: 0) + "  value         unit       goal       met")
+        Swift.print("figure".padding(toLength: width, withPad: " ", startingAt: 0) + "  value         unit       goal         met")
         for f in figures {
             let value = Benchmark.format(f.value)
             Swift.print(
                 f.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + value.padding(toLength: 12, withPad: " ", startingAt: 0) + "  "
                     + f.unit.padding(toLength: 9, withPad: " ", startingAt: 0) + "  "
-                    + (f.goal ?? "-").padding(toLength: 9, withPad: " ", startingAt: 0) + "  "
+                    + (f.goal ?? "-").padding(toLength: 11, withPad: " ", startingAt: 0) + "  "
                     + (f.met.map { $0 ? "yes" : "NO" } ?? "-"))
         }
     }
