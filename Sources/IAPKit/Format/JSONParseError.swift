@@ -3,5 +3,10 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
     public let offset: Int
     public let expected: String
 
+    public init(offset: Int, expected: String) {
+        self.offset = offset
+        self.expected = expected
+    }
+
     public var description: String { "invalid JSON at byte \(offset): expected \(expected)" }
 }

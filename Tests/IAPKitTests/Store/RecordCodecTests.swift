@@ -1,0 +1,44 @@
+@testable import IAPKit
+import Testing
+
+@Suite("Journal record codec")
+struct RecordCodecTests {
+    static let full = Transaction(
+        id: TransactionID(2_000_000_000_000_007), originalID: TransactionID(2_000_000_000_000_002), productID: ProductID("com.x.levelpack"),
+        productType: .nonConsumable, quantity: 3, userID: UserID("u"), state: .failed(TransactionError(.paymentCancelled)), finished: true,
+        date: Timestamp(milliseconds: 1_767_225_601_000), originalDate: Timestamp(milliseconds: -5), storefront: "JPN",
+        price: Price(milliunits: 120_000), currency: "JPY", charged: true,
+        downloads: [Download(contentIdentifier: "levels", contentVersion: "1.0", state: .failed, downloadedBytes: 10, contentLength: 99, error: TransactionError(.unknown))],
+        expiresDate: Timestamp(milliseconds: 1), webOrderLineItemID: 77, revocationDate: Timestamp(milliseconds: 2), revocationReason: 1,
+        isUpgraded: true, offer: .freeTrial, reason: .renewal, subscriptionGroup: "vip")
+
+    static func roundTrip(_ t: Transaction) -> Transaction? {
+        var w = ByteWriter()
+        TransactionRecordCodec.encode(t, into: &w)
+        return w.bytes.withUnsafeBytes { TransactionRecordCodec.decode($0) }
+    }
+
+    @Test("every field survives a round trip")
+    func roundTrips() {
+        #expect(Self.roundTrip(Self.full) == Self.full)
+        var minimal = Self.full
+        minimal.originalID = minimal.id
+        minimal.userID = nil
+        minimal.state = .purchased
+        minimal.downloads = []
+        minimal.expiresDate = nil
+        minimal.offer = nil
+        minimal.reason = .purchase
+        #expect(Self.roundTrip(minimal) == minimal)
+    }
+
+    @Test("every truncation of a record is rejected, never a crash")
+    func truncations() {
+        var w = ByteWriter()
+        TransactionRecordCodec.encode(Self.full, into: &w)
+        for n in 0..<w.bytes.count {
+            let decoded = Array(w.bytes.prefix(n)).withUnsafeBytes { TransactionRecordCodec.decode($0) }
+            #expect(decoded == nil || decoded != Self.full, "prefix \(n)")
+        }
+    }
+}
