@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the store's `state` file holds: the machine's working state plus the bookkeeping that
 /// ties it to the journal and the catalog. Writing this file (atomically) is the commit point of
 /// every command.
@@ -15,17 +13,16 @@ struct StateFile: Codable, Equatable {
     var state: StoreState
 
     func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         // Encoding plain structs of strings, integers and arrays cannot fail.
-        let body = (try? encoder.encode(self)).map { [UInt8]($0) } ?? []
-        return ChecksummedFile.encode(kind: StateFile.kind, version: StateFile.version, body: body + [0x0A])
+        var writer = JSONWriter(capacity: 4096)
+        writer.value((try? JSONValueEncoder.encode(self)) ?? .null)
+        return ChecksummedFile.encode(kind: StateFile.kind, version: StateFile.version, body: writer.bytes + [0x0A])
     }
 
     static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> StateFile {
         let body = try ChecksummedFile.decode(bytes, kind: kind, maximumVersion: version, path: path)
         do {
-            return try JSONDecoder().decode(StateFile.self, from: Data(body))
+            return try JSONValueDecoder.decode(StateFile.self, from: try JSONParser.parse(body))
         } catch {
             throw .damaged(path: path, problem: "state does not decode (\(error)); the file is not what this iapctl wrote")
         }
