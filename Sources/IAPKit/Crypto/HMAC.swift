@@ -4,15 +4,7 @@ public enum HMAC {
     /// HMAC-SHA256 of `message` under `key` (any length; long keys are hashed first).
     public static func sha256<K: Collection, M: Collection>(key: K, message: M) -> [UInt8]
     where K.Element == UInt8, M.Element == UInt8 {
-        var keyBlock = key.count > SHA256.blockByteCount ? SHA256.hash(key) : Array(key)
-        keyBlock += [UInt8](repeating: 0, count: SHA256.blockByteCount - keyBlock.count)
-        var inner = SHA256()
-        inner.update(keyBlock.map { $0 ^ 0x36 })
-        inner.update(message)
-        var outer = SHA256()
-        outer.update(keyBlock.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
+        HMACSHA256Key(key).authenticate(Array(message))
     }
 
     /// HMAC-SHA1 of `message` under `key`.
