@@ -1,6 +1,6 @@
-/// SEC1, PKCS#8 and SubjectPublicKeyInfo encodings of P-256 keys, as `openssl ecparam -genkey`,
-/// `openssl genpkey` and `openssl pkey -pubout` write them, so test chains made by openssl load
-/// and keys written here load in openssl.
+/// SEC1 and PKCS#8 encodings of P-256 private keys, as `openssl ecparam -genkey` and
+/// `openssl genpkey` write them, so keys made by openssl load here and keys written here load in
+/// openssl.
 extension P256.PrivateKey {
     /// From SEC1 `ECPrivateKey` DER (RFC 5915). Curve parameters, if present, must name P-256,
     /// and an embedded public key must match the private scalar.
@@ -100,54 +100,4 @@ extension P256.PrivateKey {
 
     /// `-----BEGIN PRIVATE KEY-----` text.
     public var pkcs8PEMRepresentation: String { PEM.encode(pkcs8DER, label: "PRIVATE KEY") }
-}
-
-extension P256.PublicKey {
-    /// From SubjectPublicKeyInfo DER; throws unless it holds a P-256 key.
-    public init(subjectPublicKeyInfoDER bytes: [UInt8]) throws(ASN1Error) {
-        guard case .p256(let key) = try SubjectPublicKeyInfo(der: bytes) else {
-            throw ASN1Error(offset: 0, expected: "a P-256 (id-ecPublicKey, prime256v1) public key")
-        }
-        self = key
-    }
-
-    /// From a `PUBLIC KEY` PEM block. Throws `PEMError` or `ASN1Error`.
-    public init(pemRepresentation text: String) throws {
-        let block = try PEM.decode(text, labels: ["PUBLIC KEY"])
-        try self.init(subjectPublicKeyInfoDER: block.bytes)
-    }
-
-    /// SubjectPublicKeyInfo DER with the uncompressed point.
-    public var subjectPublicKeyInfoDER: [UInt8] {
-        DER.sequence([DER.sequence([DER.oid(.ecPublicKey), DER.oid(.prime256v1)]), DER.bitString(x963Representation)])
-    }
-
-    /// `-----BEGIN PUBLIC KEY-----` text.
-    public var pemRepresentation: String { PEM.encode(subjectPublicKeyInfoDER, label: "PUBLIC KEY") }
-}
-
-extension RSAPublicKey {
-    /// From SubjectPublicKeyInfo DER; throws unless it holds an RSA key.
-    public init(subjectPublicKeyInfoDER bytes: [UInt8]) throws(ASN1Error) {
-        guard case .rsa(let key) = try SubjectPublicKeyInfo(der: bytes) else {
-            throw ASN1Error(offset: 0, expected: "an RSA (rsaEncryption) public key")
-        }
-        self = key
-    }
-
-    /// From a `PUBLIC KEY` (SubjectPublicKeyInfo) or `RSA PUBLIC KEY` (PKCS#1) PEM block.
-    public init(pemRepresentation text: String) throws {
-        guard case .rsa(let key) = try SubjectPublicKeyInfo(pemRepresentation: text) else {
-            throw ASN1Error(offset: 0, expected: "an RSA (rsaEncryption) public key")
-        }
-        self = key
-    }
-
-    /// SubjectPublicKeyInfo DER.
-    public var subjectPublicKeyInfoDER: [UInt8] {
-        DER.sequence([DER.sequence([DER.oid(.rsaEncryption), DER.null()]), DER.bitString(pkcs1DER)])
-    }
-
-    /// `-----BEGIN PUBLIC KEY-----` text.
-    public var pemRepresentation: String { PEM.encode(subjectPublicKeyInfoDER, label: "PUBLIC KEY") }
 }
