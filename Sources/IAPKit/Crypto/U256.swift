@@ -112,31 +112,33 @@ struct U256: Equatable, Sendable {
     }
 }
 
-/// `a + b + carry`, updating `carry` (0 or 1).
+/// `a + b + carry`, updating `carry` (0 or 1). The carry is computed with bit operations (the
+/// majority of the operands' top bits and the sum's complement) rather than from overflow flags,
+/// which the optimizer was turning into branches: slower, and timing that depends on the data.
 @inline(__always)
 func adc(_ a: UInt64, _ b: UInt64, _ carry: inout UInt64) -> UInt64 {
-    let (s1, o1) = a.addingReportingOverflow(b)
-    let (s2, o2) = s1.addingReportingOverflow(carry)
-    carry = (o1 ? 1 : 0) | (o2 ? 1 : 0)
-    return s2
+    let sum = a &+ b &+ carry
+    carry = ((a & b) | ((a | b) & ~sum)) >> 63
+    return sum
 }
 
-/// `a - b - borrow`, updating `borrow` (0 or 1).
+/// `a - b - borrow`, updating `borrow` (0 or 1), branch-free like `adc`.
 @inline(__always)
 func sbb(_ a: UInt64, _ b: UInt64, _ borrow: inout UInt64) -> UInt64 {
-    let (d1, o1) = a.subtractingReportingOverflow(b)
-    let (d2, o2) = d1.subtractingReportingOverflow(borrow)
-    borrow = (o1 ? 1 : 0) | (o2 ? 1 : 0)
-    return d2
+    let difference = a &- b &- borrow
+    borrow = ((~a & b) | (~(a ^ b) & difference)) >> 63
+    return difference
 }
 
 /// `acc + x * y + carry`, returning the low word and leaving the high word in `carry`.
 @inline(__always)
 func mac(_ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: inout UInt64) -> UInt64 {
     let (hi, lo) = x.multipliedFullWidth(by: y)
-    let (s1, o1) = lo.addingReportingOverflow(acc)
-    let (s2, o2) = s1.addingReportingOverflow(carry)
-    carry = hi &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+    var c: UInt64 = 0
+    let s1 = adc(lo, acc, &c)
+    var c2: UInt64 = 0
+    let s2 = adc(s1, carry, &c2)
+    carry = hi &+ c &+ c2
     return s2
 }
 
