@@ -14,6 +14,7 @@ public struct ASN1Element: Sendable {
     }
 
     /// The default limit on nesting; real certificates and receipts stay below 12 levels.
+    /// Larger `maxDepth` arguments are capped at 1000.
     public static let defaultMaxDepth = 64
 
     public let tag: ASN1Tag

@@ -2,9 +2,18 @@
 /// the end of the enclosing element, lengths are checked before any arithmetic can overflow, and
 /// nesting is capped, so hostile input costs an error value, never a crash or a deep stack.
 struct ASN1Parser {
+    /// The deepest nesting any caller may ask for: recursion stays far from the stack's limit.
+    static let depthCeiling = 1000
+
     let input: [UInt8]
     let rules: ASN1Element.Rules
     let maxDepth: Int
+
+    init(input: [UInt8], rules: ASN1Element.Rules, maxDepth: Int) {
+        self.input = input
+        self.rules = rules
+        self.maxDepth = max(0, min(maxDepth, Self.depthCeiling))
+    }
 
     func parseWhole() throws(ASN1Error) -> ASN1Element {
         let element = try parse(at: 0, limit: input.count, depth: 0)

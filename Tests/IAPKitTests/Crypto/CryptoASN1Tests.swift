@@ -303,3 +303,13 @@ struct CryptoASN1Tests {
         }
     }
 }
+
+extension CryptoASN1Tests {
+    /// Even a caller asking for unlimited depth gets the 1000-level ceiling, not a stack overflow.
+    @Test func depthCeiling() {
+        let bytes = Array([[UInt8]](repeating: [0x30, 0x80], count: 5000).joined()) + [UInt8](repeating: 0, count: 10000)
+        #expect(throws: ASN1Error(offset: 2002, expected: "nesting at most 1000 levels deep")) {
+            try ASN1Element(ber: bytes, maxDepth: .max)
+        }
+    }
+}
