@@ -59,7 +59,9 @@ struct ASN1Parser {
         i += 1
         if lengthByte == 0x80 {
             guard rules == .ber else { throw ASN1Error(offset: lengthOffset, expected: "a definite length (DER)") }
-            guard constructed else { throw ASN1Error(offset: lengthOffset, expected: "a definite length for a primitive element") }
+            guard constructed else {
+                throw ASN1Error(offset: lengthOffset, expected: "a definite length for a primitive element")
+            }
             var children: [ASN1Element] = []
             let contentStart = i
             while true {

@@ -57,7 +57,9 @@ enum ASN1Time {
     static func utcText(_ time: Timestamp) -> [UInt8]? {
         let c = CivilTime(time)
         guard (1950...2049).contains(c.year) else { return nil }
-        return Array((pad(c.year % 100, 2) + pad(c.month, 2) + pad(c.day, 2) + pad(c.hour, 2) + pad(c.minute, 2) + pad(c.second, 2) + "Z").utf8)
+        return Array(
+            (pad(c.year % 100, 2) + pad(c.month, 2) + pad(c.day, 2) + pad(c.hour, 2) + pad(c.minute, 2) + pad(c.second, 2) + "Z")
+                .utf8)
     }
 
     /// `YYYYMMDDHHMMSS[.fff]Z` (DER: no trailing zeros in the fraction), or nil outside 0...9999.

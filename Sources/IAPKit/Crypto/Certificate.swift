@@ -72,7 +72,9 @@ public struct Certificate: Sendable, Equatable, Hashable, CustomStringConvertibl
             case .contextSpecific(1, constructed: false), .contextSpecific(2, constructed: false):
                 continue  // issuerUniqueID, subjectUniqueID
             case .contextSpecific(3):
-                guard versionNumber == 3 else { throw ASN1Error(offset: field.offset, expected: "extensions only in a v3 certificate") }
+                guard versionNumber == 3 else {
+                    throw ASN1Error(offset: field.offset, expected: "extensions only in a v3 certificate")
+                }
                 let list = try field.child(0, "an Extensions SEQUENCE").expect(.sequence, "an Extensions SEQUENCE")
                 for item in list.children {
                     try item.expect(.sequence, "an Extension SEQUENCE")

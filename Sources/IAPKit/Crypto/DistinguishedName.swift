@@ -23,7 +23,9 @@ public struct DistinguishedName: Sendable, Equatable, Hashable, CustomStringConv
         var names: [[Attribute]] = []
         for rdn in element.children {
             try rdn.expect(.set, "a RelativeDistinguishedName SET")
-            guard !rdn.children.isEmpty else { throw ASN1Error(offset: rdn.offset, expected: "a non-empty RelativeDistinguishedName") }
+            guard !rdn.children.isEmpty else {
+                throw ASN1Error(offset: rdn.offset, expected: "a non-empty RelativeDistinguishedName")
+            }
             var attributes: [Attribute] = []
             for pair in rdn.children {
                 try pair.expect(.sequence, "an AttributeTypeAndValue SEQUENCE")

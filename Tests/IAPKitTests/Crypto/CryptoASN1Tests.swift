@@ -47,8 +47,10 @@ struct CryptoASN1Tests {
     @Test(arguments: [
         ("", ASN1Error(offset: 0, expected: "a digit")), ("1..2", ASN1Error(offset: 2, expected: "a digit before '.'")),
         ("1.2.", ASN1Error(offset: 4, expected: "a digit")), ("3.1", ASN1Error(offset: 0, expected: "a first arc of 0, 1 or 2")),
-        ("1.40", ASN1Error(offset: 0, expected: "a second arc below 40")), ("1.02", ASN1Error(offset: 3, expected: "no leading zero in an arc")),
-        ("1.2.a", ASN1Error(offset: 4, expected: "a digit or '.'")), ("1", ASN1Error(offset: 0, expected: "an OID of at least two arcs")),
+        ("1.40", ASN1Error(offset: 0, expected: "a second arc below 40")),
+        ("1.02", ASN1Error(offset: 3, expected: "no leading zero in an arc")),
+        ("1.2.a", ASN1Error(offset: 4, expected: "a digit or '.'")),
+        ("1", ASN1Error(offset: 0, expected: "an OID of at least two arcs")),
         ("1.2.99999999999999999999", ASN1Error(offset: 23, expected: "an arc below 2^64")),
     ])
     func badDottedOID(_ text: String, _ error: ASN1Error) {
@@ -211,19 +213,27 @@ struct CryptoASN1Tests {
     }
 
     @Test func badScalarContent() {
-        #expect(throws: ASN1Error(offset: 2, expected: "at least one INTEGER byte")) { try ASN1Element(der: hex("0200")).intValue() }
+        #expect(throws: ASN1Error(offset: 2, expected: "at least one INTEGER byte")) {
+            try ASN1Element(der: hex("0200")).intValue()
+        }
         #expect(throws: ASN1Error(offset: 2, expected: "a non-negative INTEGER")) {
             try ASN1Element(der: hex("0201ff")).unsignedIntegerBytes()
         }
-        #expect(throws: ASN1Error(offset: 2, expected: "a one-byte BOOLEAN")) { try ASN1Element(der: hex("01020000")).boolValue() }
+        #expect(throws: ASN1Error(offset: 2, expected: "a one-byte BOOLEAN")) {
+            try ASN1Element(der: hex("01020000")).boolValue()
+        }
         #expect(throws: ASN1Error(offset: 2, expected: "an unused-bits count of 0 to 7 (0 when empty)")) {
             try ASN1Element(der: hex("030108")).bitStringValue()
         }
         #expect(throws: ASN1Error(offset: 2, expected: "the unused-bits byte of a BIT STRING")) {
             try ASN1Element(der: hex("0300")).bitStringValue()
         }
-        #expect(throws: ASN1Error(offset: 2, expected: "valid UTF-8 in a UTF8String")) { try ASN1Element(der: hex("0c01ff")).stringValue() }
-        #expect(throws: ASN1Error(offset: 3, expected: "an ASCII character")) { try ASN1Element(der: hex("160241ff")).stringValue() }
+        #expect(throws: ASN1Error(offset: 2, expected: "valid UTF-8 in a UTF8String")) {
+            try ASN1Element(der: hex("0c01ff")).stringValue()
+        }
+        #expect(throws: ASN1Error(offset: 3, expected: "an ASCII character")) {
+            try ASN1Element(der: hex("160241ff")).stringValue()
+        }
         #expect(throws: ASN1Error(offset: 2, expected: "an empty NULL")) { try ASN1Element(der: hex("050100")).nullValue() }
     }
 
@@ -244,8 +254,10 @@ struct CryptoASN1Tests {
         } catch {
             #expect(error.expected == "nesting at most 64 levels deep")
         }
-        let shallow = rules == .ber
-            ? Array([[UInt8]](repeating: [0x30, 0x80], count: 10).joined()) + [UInt8](repeating: 0, count: 20) : DER.sequence([DER.sequence([])])
+        let shallow =
+            rules == .ber
+            ? Array([[UInt8]](repeating: [0x30, 0x80], count: 10).joined()) + [UInt8](repeating: 0, count: 20)
+            : DER.sequence([DER.sequence([])])
         #expect(throws: Never.self) { try ASN1Element(shallow, rules: rules) }
         #expect(throws: ASN1Error(offset: 4, expected: "nesting at most 1 levels deep")) {
             try ASN1Element(DER.sequence([DER.sequence([DER.null()])]), rules: rules, maxDepth: 1)

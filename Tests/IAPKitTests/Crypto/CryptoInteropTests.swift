@@ -9,7 +9,8 @@ struct CryptoInteropTests {
     /// Xcode's StoreKit 2 JWS: base64url parts, an x5c certificate with a P-256 key, and a raw
     /// 64-byte r || s ES256 signature over `header.payload`.
     @Test func xcodeSignedTransactionVerifies() throws {
-        let jws = try CryptoTestSupport.fixtureText("vectors/xcode-signed-transaction").trimmingCharacters(in: .whitespacesAndNewlines)
+        let jws = try CryptoTestSupport.fixtureText("vectors/xcode-signed-transaction").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         try #require(parts.count == 3)
         let header = try #require(Base64URL.decode(parts[0]))
@@ -43,7 +44,8 @@ struct CryptoInteropTests {
         let certificate = try Certificate(pemRepresentation: CryptoTestSupport.fixtureText(path))
         func rebuild(_ element: ASN1Element) -> [UInt8] {
             element.tag.isConstructed
-                ? DER.element(element.tag, content: element.children.flatMap(rebuild)) : DER.element(element.tag, content: element.content)
+                ? DER.element(element.tag, content: element.children.flatMap(rebuild))
+                : DER.element(element.tag, content: element.content)
         }
         #expect(rebuild(try ASN1Element(der: certificate.der)) == certificate.der)
     }

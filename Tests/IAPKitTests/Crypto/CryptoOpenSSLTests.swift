@@ -14,7 +14,8 @@ struct CryptoOpenSSLTests {
         let message = Self.message(n)
         let signature = key.signature(for: message)
         try CryptoTestSupport.withTemporaryDirectory { dir in
-            try key.publicKey.pemRepresentation.write(to: dir.appendingPathComponent("pub.pem"), atomically: true, encoding: .utf8)
+            try key.publicKey.pemRepresentation.write(
+                to: dir.appendingPathComponent("pub.pem"), atomically: true, encoding: .utf8)
             try Data(message).write(to: dir.appendingPathComponent("msg"))
             try Data(signature.derRepresentation).write(to: dir.appendingPathComponent("sig"))
             let ok = try CryptoTestSupport.openssl(
@@ -22,7 +23,8 @@ struct CryptoOpenSSLTests {
             #expect(String(decoding: ok.stdout, as: UTF8.self) == "Verified OK\n")
             var flipped = signature.rawRepresentation
             flipped[40] ^= 0x80
-            try Data(try P256.Signature(rawRepresentation: flipped).derRepresentation).write(to: dir.appendingPathComponent("bad"))
+            try Data(try P256.Signature(rawRepresentation: flipped).derRepresentation).write(
+                to: dir.appendingPathComponent("bad"))
             let bad = try CryptoTestSupport.openssl(
                 ["dgst", "-sha256", "-verify", "pub.pem", "-signature", "bad", "msg"], in: dir, expectSuccess: false)
             #expect(bad.status != 0)
@@ -38,7 +40,8 @@ struct CryptoOpenSSLTests {
             try CryptoTestSupport.openssl(["pkey", "-in", "key.pem", "-pubout", "-out", "pub.pem"], in: dir)
             try Data(message).write(to: dir.appendingPathComponent("msg"))
             try CryptoTestSupport.openssl(["dgst", "-sha256", "-sign", "key.pem", "-out", "sig", "msg"], in: dir)
-            let publicKey = try P256.PublicKey(pemRepresentation: String(contentsOf: dir.appendingPathComponent("pub.pem"), encoding: .utf8))
+            let publicKey = try P256.PublicKey(
+                pemRepresentation: String(contentsOf: dir.appendingPathComponent("pub.pem"), encoding: .utf8))
             let der = Array(try Data(contentsOf: dir.appendingPathComponent("sig")))
             #expect(publicKey.isValidSignature(der: der, for: message))
             let signature = try P256.Signature(derRepresentation: der)
@@ -47,7 +50,8 @@ struct CryptoOpenSSLTests {
             other[0] ^= 1
             #expect(!publicKey.isValidSignature(der: der, for: other))
             // The private key openssl made signs messages openssl accepts.
-            let privateKey = try P256.PrivateKey(pemRepresentation: String(contentsOf: dir.appendingPathComponent("key.pem"), encoding: .utf8))
+            let privateKey = try P256.PrivateKey(
+                pemRepresentation: String(contentsOf: dir.appendingPathComponent("key.pem"), encoding: .utf8))
             #expect(privateKey.publicKey == publicKey)
         }
     }
@@ -79,7 +83,8 @@ struct CryptoOpenSSLTests {
             #expect(!key.isValidSignature(signature, for: other, hash: hash))
             // PKCS#1 form of the same key.
             try CryptoTestSupport.openssl(["rsa", "-in", "key.pem", "-RSAPublicKey_out", "-out", "pkcs1.pem"], in: dir)
-            let pkcs1 = try RSAPublicKey(pemRepresentation: String(contentsOf: dir.appendingPathComponent("pkcs1.pem"), encoding: .utf8))
+            let pkcs1 = try RSAPublicKey(
+                pemRepresentation: String(contentsOf: dir.appendingPathComponent("pkcs1.pem"), encoding: .utf8))
             #expect(pkcs1 == key)
 
             // 2048-bit verification is far below 10 ms even in a debug build.

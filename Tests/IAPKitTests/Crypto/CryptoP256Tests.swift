@@ -163,12 +163,21 @@ struct CryptoP256Tests {
 
     static let badPoints: [(String, ASN1Error)] = [
         ("", ASN1Error(offset: 0, expected: "a SEC1 point format byte")),
-        ("05" + String(repeating: "00", count: 64), ASN1Error(offset: 0, expected: "a point format byte 04 (uncompressed) or 02/03 (compressed)")),
+        (
+            "05" + String(repeating: "00", count: 64),
+            ASN1Error(offset: 0, expected: "a point format byte 04 (uncompressed) or 02/03 (compressed)")
+        ),
         ("04" + String(repeating: "00", count: 63), ASN1Error(offset: 64, expected: "65 bytes of an uncompressed point")),
         ("04" + String(repeating: "ff", count: 64), ASN1Error(offset: 1, expected: "an x coordinate below p")),
-        ("04" + String(repeating: "00", count: 32) + String(repeating: "ff", count: 32), ASN1Error(offset: 33, expected: "a y coordinate below p")),
+        (
+            "04" + String(repeating: "00", count: 32) + String(repeating: "ff", count: 32),
+            ASN1Error(offset: 33, expected: "a y coordinate below p")
+        ),
         ("04" + String(repeating: "00", count: 63) + "01", ASN1Error(offset: 1, expected: "a point on the P-256 curve")),
-        ("02" + String(repeating: "00", count: 31), ASN1Error(offset: 0, expected: "33 bytes of a compressed point starting 02 or 03")),
+        (
+            "02" + String(repeating: "00", count: 31),
+            ASN1Error(offset: 0, expected: "33 bytes of a compressed point starting 02 or 03")
+        ),
         ("03" + String(repeating: "ff", count: 32), ASN1Error(offset: 1, expected: "an x coordinate below p")),
     ]
 

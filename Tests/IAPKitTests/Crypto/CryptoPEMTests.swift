@@ -11,7 +11,8 @@ struct CryptoPEMTests {
             PEMBlock(label: "X", bytes: []),
         ]
         let text = PEM.encode(blocks)
-        #expect(text.hasPrefix("-----BEGIN CERTIFICATE-----\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v\nMDEy"))
+        #expect(
+            text.hasPrefix("-----BEGIN CERTIFICATE-----\nAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4v\nMDEy"))
         #expect(try PEM.decode(text) == blocks)
         #expect(try PEM.decode("junk before\r\n" + text.replacingOccurrences(of: "\n", with: "\r\n") + "after") == blocks)
         #expect(try PEM.decode(text, labels: ["EC PRIVATE KEY", "PRIVATE KEY"]).bytes == [1, 2, 3])
@@ -21,10 +22,19 @@ struct CryptoPEMTests {
         ("", PEMError(offset: 0, expected: "a '-----BEGIN ...-----' line")),
         ("hello\n", PEMError(offset: 0, expected: "a '-----BEGIN ...-----' line")),
         ("-----BEGIN A-----\nAAAA\n", PEMError(offset: 23, expected: "a '-----END A-----' line")),
-        ("-----BEGIN A-----\nAAAA\n-----END B-----\n", PEMError(offset: 23, expected: "'-----END A-----' to match the BEGIN line")),
+        (
+            "-----BEGIN A-----\nAAAA\n-----END B-----\n",
+            PEMError(offset: 23, expected: "'-----END A-----' to match the BEGIN line")
+        ),
         ("-----BEGIN A-----\nAA!A\n-----END A-----\n", PEMError(offset: 18, expected: "base64 text in the A block")),
-        ("-----BEGIN A-----\nProc-Type: 4,ENCRYPTED\nAAAA\n-----END A-----\n", PEMError(offset: 18, expected: "an unencrypted block without headers")),
-        ("-----BEGIN A-----\nAAAA\n-----BEGIN B-----\n", PEMError(offset: 23, expected: "'-----END A-----' before the next BEGIN line")),
+        (
+            "-----BEGIN A-----\nProc-Type: 4,ENCRYPTED\nAAAA\n-----END A-----\n",
+            PEMError(offset: 18, expected: "an unencrypted block without headers")
+        ),
+        (
+            "-----BEGIN A-----\nAAAA\n-----BEGIN B-----\n",
+            PEMError(offset: 23, expected: "'-----END A-----' before the next BEGIN line")
+        ),
     ]
 
     @Test(arguments: bad)
@@ -86,11 +96,19 @@ struct CryptoPEMTests {
     }
 
     static let badKeys: [([UInt8], ASN1Error)] = [
-        (DER.sequence([DER.integer(2), DER.octetString([UInt8](repeating: 1, count: 32))]), ASN1Error(offset: 2, expected: "ECPrivateKey version 1")),
-        (DER.sequence([DER.integer(1), DER.octetString([1, 2])]), ASN1Error(offset: 7, expected: "a 32-byte P-256 private scalar between 1 and n - 1")),
+        (
+            DER.sequence([DER.integer(2), DER.octetString([UInt8](repeating: 1, count: 32))]),
+            ASN1Error(offset: 2, expected: "ECPrivateKey version 1")
+        ),
+        (
+            DER.sequence([DER.integer(1), DER.octetString([1, 2])]),
+            ASN1Error(offset: 7, expected: "a 32-byte P-256 private scalar between 1 and n - 1")
+        ),
         (DER.sequence([DER.integer(1)]), ASN1Error(offset: 5, expected: "the private key OCTET STRING")),
         (
-            DER.sequence([DER.integer(1), DER.octetString([UInt8](repeating: 1, count: 32)), DER.explicit(0, DER.oid(.ecPublicKey))]),
+            DER.sequence([
+                DER.integer(1), DER.octetString([UInt8](repeating: 1, count: 32)), DER.explicit(0, DER.oid(.ecPublicKey)),
+            ]),
             ASN1Error(offset: 41, expected: "the named curve prime256v1 (1.2.840.10045.3.1.7)")
         ),
         (
@@ -108,22 +126,35 @@ struct CryptoPEMTests {
     }
 
     @Test func badPKCS8AndSPKI() throws {
-        let rsaAlgorithm = DER.sequence([DER.integer(0), DER.sequence([DER.oid(.rsaEncryption), DER.null()]), DER.octetString([])])
-        #expect(throws: ASN1Error(offset: 7, expected: "id-ecPublicKey (1.2.840.10045.2.1)")) { try P256.PrivateKey(pkcs8DER: rsaAlgorithm) }
+        let rsaAlgorithm = DER.sequence([
+            DER.integer(0), DER.sequence([DER.oid(.rsaEncryption), DER.null()]), DER.octetString([]),
+        ])
+        #expect(throws: ASN1Error(offset: 7, expected: "id-ecPublicKey (1.2.840.10045.2.1)")) {
+            try P256.PrivateKey(pkcs8DER: rsaAlgorithm)
+        }
         // A PKCS#8 wrapper around a bad inner key reports the offset in the outer bytes.
         let inner = DER.sequence([DER.integer(3)])
-        let wrapped = DER.sequence([DER.integer(0), DER.sequence([DER.oid(.ecPublicKey), DER.oid(.prime256v1)]), DER.octetString(inner)])
+        let wrapped = DER.sequence([
+            DER.integer(0), DER.sequence([DER.oid(.ecPublicKey), DER.oid(.prime256v1)]), DER.octetString(inner),
+        ])
         #expect(throws: ASN1Error(offset: 30, expected: "ECPrivateKey version 1")) { try P256.PrivateKey(pkcs8DER: wrapped) }
         let offCurve = DER.sequence([
-            DER.sequence([DER.oid(.ecPublicKey), DER.oid(.prime256v1)]), DER.bitString([0x04] + [UInt8](repeating: 0, count: 63) + [1]),
+            DER.sequence([DER.oid(.ecPublicKey), DER.oid(.prime256v1)]),
+            DER.bitString([0x04] + [UInt8](repeating: 0, count: 63) + [1]),
         ])
         #expect(throws: ASN1Error(offset: 27, expected: "a point on the P-256 curve")) { try SubjectPublicKeyInfo(der: offCurve) }
-        let otherCurve = DER.sequence([DER.sequence([DER.oid(.ecPublicKey), DER.oid(try OID("1.3.132.0.34"))]), DER.bitString([4])])
+        let otherCurve = DER.sequence([
+            DER.sequence([DER.oid(.ecPublicKey), DER.oid(try OID("1.3.132.0.34"))]), DER.bitString([4]),
+        ])
         #expect(throws: ASN1Error(offset: 13, expected: "the named curve prime256v1 (1.2.840.10045.3.1.7)")) {
             try SubjectPublicKeyInfo(der: otherCurve)
         }
-        let ed25519 = DER.sequence([DER.sequence([DER.oid(try OID("1.3.101.112"))]), DER.bitString([UInt8](repeating: 9, count: 32))])
-        #expect(try SubjectPublicKeyInfo(der: ed25519) == .unsupported(algorithm: try OID("1.3.101.112"), parameters: [], key: [UInt8](repeating: 9, count: 32)))
+        let ed25519 = DER.sequence([
+            DER.sequence([DER.oid(try OID("1.3.101.112"))]), DER.bitString([UInt8](repeating: 9, count: 32)),
+        ])
+        #expect(
+            try SubjectPublicKeyInfo(der: ed25519)
+                == .unsupported(algorithm: try OID("1.3.101.112"), parameters: [], key: [UInt8](repeating: 9, count: 32)))
         #expect(try SubjectPublicKeyInfo(der: ed25519).der == ed25519)
         #expect(throws: ASN1Error(offset: 0, expected: "a P-256 (id-ecPublicKey, prime256v1) public key")) {
             try P256.PublicKey(subjectPublicKeyInfoDER: ed25519)

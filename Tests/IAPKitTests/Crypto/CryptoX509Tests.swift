@@ -17,7 +17,9 @@ struct CryptoX509Tests {
 
     @Test func fixtureChainFields() throws {
         let (root, intermediate, leaf) = try Self.fixtureChain()
-        #expect(leaf.subject.description == "CN=iapctl TEST ONLY — not Apple StoreKit Signer,O=iapctl TEST ONLY — not Apple,OU=Test Receipt Signer")
+        #expect(
+            leaf.subject.description
+                == "CN=iapctl TEST ONLY — not Apple StoreKit Signer,O=iapctl TEST ONLY — not Apple,OU=Test Receipt Signer")
         #expect(leaf.issuer == intermediate.subject)
         #expect(intermediate.issuer == root.subject)
         #expect(root.issuer == root.subject)
@@ -99,7 +101,8 @@ struct CryptoX509Tests {
     @Test func boundariesAreInclusive() throws {
         let (root, intermediate, leaf) = try Self.fixtureChain()
         for time in ["2000-01-01T00:00:00Z", "2099-12-31T23:59:59Z"] {
-            let result = CertificateChain.verify(leaf: leaf, intermediates: [intermediate], root: root, at: Timestamp(rfc3339: time)!)
+            let result = CertificateChain.verify(
+                leaf: leaf, intermediates: [intermediate], root: root, at: Timestamp(rfc3339: time)!)
             #expect((try? result.get()) != nil, "\(time)")
         }
     }
@@ -122,7 +125,8 @@ struct CryptoX509Tests {
     @Test func factoryChainAndFailures() throws {
         let good = TestCertificateFactory.chain()
         #expect(
-            try CertificateChain.verify(leaf: good.leaf, intermediates: [good.intermediate], root: good.root, at: Self.year2026).get()
+            try CertificateChain.verify(leaf: good.leaf, intermediates: [good.intermediate], root: good.root, at: Self.year2026)
+                .get()
                 == [good.leaf, good.intermediate, good.root])
 
         let notCA = TestCertificateFactory.chain(intermediateIsCA: false)
@@ -132,7 +136,8 @@ struct CryptoX509Tests {
 
         let limited = TestCertificateFactory.chain(rootPathLength: 0)
         #expect(
-            CertificateChain.verify(leaf: limited.leaf, intermediates: [limited.intermediate], root: limited.root, at: Self.year2026)
+            CertificateChain.verify(
+                leaf: limited.leaf, intermediates: [limited.intermediate], root: limited.root, at: Self.year2026)
                 == .failure(.pathLengthExceeded(subject: "CN=Factory Root,O=iapctl TEST ONLY — not Apple", limit: 0)))
 
         // An impostor intermediate with the right name but another key.
@@ -153,7 +158,10 @@ struct CryptoX509Tests {
             CertificateChain.verify(leaf: good.leaf, intermediates: [good.intermediate], root: fixtureRoot, at: Self.year2026)
                 == .failure(.issuerNotFound(subject: "\(good.intermediate.subject)", issuer: "\(good.root.subject)")))
         // A self-signed certificate trusted as its own root.
-        #expect(try CertificateChain.verify(leaf: good.root, intermediates: [], root: good.root, at: Self.year2026).get() == [good.root])
+        #expect(
+            try CertificateChain.verify(leaf: good.root, intermediates: [], root: good.root, at: Self.year2026).get() == [
+                good.root
+            ])
     }
 
     /// Certificates written by IAPKit's DER writer and signer are accepted by openssl.
@@ -182,7 +190,8 @@ struct CryptoX509Tests {
                     "-days", "30", "-subj", "/C=US/O=iapctl TEST ONLY/CN=RSA \(digest) test", "-set_serial", "0x0102ff",
                     "-addext", "1.2.840.113635.100.6.11.1=DER:0500",
                 ], in: dir)
-            let certificate = try Certificate(pemRepresentation: String(contentsOf: dir.appendingPathComponent("cert.pem"), encoding: .utf8))
+            let certificate = try Certificate(
+                pemRepresentation: String(contentsOf: dir.appendingPathComponent("cert.pem"), encoding: .utf8))
             #expect(certificate.subject.description == "C=US,O=iapctl TEST ONLY,CN=RSA \(digest) test")
             #expect(certificate.serialNumberHex == "0102ff")
             #expect(certificate.signatureAlgorithm == (digest == "sha1" ? .sha1WithRSAEncryption : .sha256WithRSAEncryption))
@@ -215,7 +224,9 @@ struct CryptoX509Tests {
         #expect(certificate.notAfter == Timestamp(rfc3339: "2040-03-27T17:52:35Z"))
         #expect(certificate.signatureAlgorithm == .sha256WithRSAEncryption)
         #expect(certificate.isSigned(by: certificate))
-        #expect(try CertificateChain.verify(leaf: certificate, intermediates: [], root: certificate, at: Self.year2026).get().count == 1)
+        #expect(
+            try CertificateChain.verify(leaf: certificate, intermediates: [], root: certificate, at: Self.year2026).get().count
+                == 1)
     }
 
     /// The Xcode receipt's RSA signature (no signed attributes) verifies over its payload with the
@@ -236,7 +247,8 @@ struct CryptoX509Tests {
         var tampered = payload
         tampered[40] ^= 1
         #expect(!key.isValidSignature(signature, for: tampered, hash: .sha256))
-        let pemCertificate = try Certificate(pemRepresentation: CryptoTestSupport.fixtureText("vectors/StoreKitTestCertificate.pem"))
+        let pemCertificate = try Certificate(
+            pemRepresentation: CryptoTestSupport.fixtureText("vectors/StoreKitTestCertificate.pem"))
         #expect(certificate == pemCertificate)
     }
 
