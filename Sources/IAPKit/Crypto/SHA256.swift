@@ -1,24 +1,34 @@
 /// SHA-256 (FIPS 180-4), written here because IAPKit may use no package and must give the same
 /// digest on every platform. Used for `--account` user ids (DYFStoreKit), receipts and signatures.
+///
+/// Blocks are compressed straight from the caller's contiguous storage when it has one, so that
+/// hashing inside ECDSA (RFC 6979 runs about twenty compressions per signature) allocates nothing.
 public struct SHA256: Sendable {
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    static let k: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+    /// The digest length in bytes.
+    public static let byteCount = 32
+    /// The block length in bytes (HMAC pads keys to this).
+    public static let blockByteCount = 64
+
+    typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
+    private var state: State = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
-    private var buffer: [UInt8] = []
+    private var block = HashBlock()
     private var length: UInt64 = 0
 
-    public init() { buffer.reserveCapacity(64) }
+    public init() {}
 
     /// The 32-byte digest of `bytes`.
     public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
@@ -32,45 +42,32 @@ public struct SHA256: Sendable {
         Hex.encode(hash(bytes))
     }
 
+    /// Feeds more message bytes; may be called any number of times before `finalize()`.
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         length &+= UInt64(bytes.count)
-        var iterator = bytes.makeIterator()
-        if !buffer.isEmpty {
-            while buffer.count < 64, let byte = iterator.next() { buffer.append(byte) }
-            if buffer.count < 64 { return }
-            compress(buffer)
-            buffer.removeAll(keepingCapacity: true)
+        var s = state
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            block.absorb(UnsafeRawBufferPointer(buffer)) { Self.compress(&s, $0) }
         }
-        var block = [UInt8](repeating: 0, count: 64)
-        while true {
-            var filled = 0
-            while filled < 64, let byte = iterator.next() {
-                block[filled] = byte
-                filled += 1
-            }
-            if filled == 64 {
-                compress(block)
-            } else {
-                buffer.append(contentsOf: block[0..<filled])
-                return
-            }
+        if done == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { raw in block.absorb(raw) { Self.compress(&s, $0) } }
         }
+        state = s
     }
 
+    /// Pads the message and returns the digest. The hasher must not be used afterwards.
     public mutating func finalize() -> [UInt8] {
-        let bitLength = length &* 8
-        var tail = buffer
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(Array(tail[start..<start + 64])) }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
+        var s = state
+        block.pad(bitLength: length &* 8) { Self.compress(&s, $0) }
+        state = s
+        var digest = [UInt8](repeating: 0, count: 32)
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        for (i, word) in words.enumerated() {
+            digest[i * 4] = UInt8(truncatingIfNeeded: word >> 24)
+            digest[i * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+            digest[i * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+            digest[i * 4 + 3] = UInt8(truncatingIfNeeded: word)
         }
         return digest
     }
@@ -78,37 +75,43 @@ public struct SHA256: Sendable {
     @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
-                | UInt32(block[i * 4 + 3])
+    private static func compress(_ state: inout State, _ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            Self.k.withUnsafeBufferPointer { k in
+                for i in 0..<16 {
+                    w[i] =
+                        UInt32(block[i &* 4]) << 24 | UInt32(block[i &* 4 &+ 1]) << 16
+                        | UInt32(block[i &* 4 &+ 2]) << 8 | UInt32(block[i &* 4 &+ 3])
+                }
+                for i in 16..<64 {
+                    let x = w[i &- 15]
+                    let y = w[i &- 2]
+                    let s0 = Self.rotr(x, 7) ^ Self.rotr(x, 18) ^ (x >> 3)
+                    let s1 = Self.rotr(y, 17) ^ Self.rotr(y, 19) ^ (y >> 10)
+                    w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+                }
+                var (a, b, c, d, e, f, g, h) = state
+                for i in 0..<64 {
+                    let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
+                    let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
+                }
+                state = (
+                    state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f,
+                    state.6 &+ g, state.7 &+ h
+                )
+            }
         }
-        for i in 16..<64 {
-            let s0 = Self.rotr(w[i - 15], 7) ^ Self.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = Self.rotr(w[i - 2], 17) ^ Self.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        for i in 0..<64 {
-            let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ Self.k[i] &+ w[i]
-            let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
-        }
-        state = (
-            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
-            state.7 &+ h
-        )
     }
 }

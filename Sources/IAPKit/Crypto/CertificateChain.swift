@@ -1,0 +1,46 @@
+/// Verification of a leaf certificate up to one trusted root through untrusted intermediates, the
+/// check RMStore's receipt verifier and Apple's server library make before trusting a receipt
+/// or JWS: each link's signature, each certificate's validity at the given (simulated) time, and
+/// the CA flag and path length of every issuer. Names are matched exactly; no revocation checks.
+public enum CertificateChain {
+    /// Longest path considered, leaf and root included.
+    public static let maximumLength = 8
+
+    /// Builds and checks the path leaf -> intermediates... -> root.
+    ///
+    /// - Returns: the path (leaf first, root last) or the first failed check, walking from the leaf.
+    public static func verify(
+        leaf: Certificate, intermediates: [Certificate], root: Certificate, at time: Timestamp
+    ) -> Result<[Certificate], CertificateChainError> {
+        var path = [leaf]
+        var current = leaf
+        while current != root {
+            guard path.count < maximumLength else { return .failure(.tooLong(limit: maximumLength)) }
+            let candidates = ([root] + intermediates).filter { $0.subject.der == current.issuer.der && !path.contains($0) }
+            guard !candidates.isEmpty else {
+                return .failure(.issuerNotFound(subject: "\(current.subject)", issuer: "\(current.issuer)"))
+            }
+            guard let issuer = candidates.first(where: { current.isSigned(by: $0) }) else {
+                return .failure(.signature(subject: "\(current.subject)", issuer: "\(candidates[0].subject)"))
+            }
+            path.append(issuer)
+            current = issuer
+        }
+        for (index, certificate) in path.enumerated() {
+            let name = "\(certificate.subject)"
+            if time < certificate.notBefore {
+                return .failure(.notYetValid(subject: name, notBefore: certificate.notBefore, at: time))
+            }
+            if time > certificate.notAfter {
+                return .failure(.expired(subject: name, notAfter: certificate.notAfter, at: time))
+            }
+            guard index > 0 else { continue }
+            guard certificate.isCA else { return .failure(.notCA(subject: name)) }
+            // Intermediates strictly between this issuer and the leaf.
+            if let limit = certificate.basicConstraints?.pathLength, index - 1 > limit {
+                return .failure(.pathLengthExceeded(subject: name, limit: limit))
+            }
+        }
+        return .success(path)
+    }
+}
