@@ -60,6 +60,27 @@ extension Machine {
         if d.state == .finished { settlePostponedFinish(id, into: &effects) }
     }
 
+    /// The transaction `id` and its active downloads (only `content`, when given) that
+    /// `download run` drives; else why there are none.
+    public func activeDownloads(of id: TransactionID, content: String?, archive: some TransactionArchive) throws(StoreError) -> (Transaction, [Download]) {
+        let t = try downloadOwner(id, archive: archive)
+        if let content {
+            let d = t.downloads[try downloadIndex(content, in: t)]
+            guard d.state == .active else {
+                let fix = d.state == .waiting ? "start" : d.state == .paused ? "resume" : ""
+                let hint = fix.isEmpty ? "it has ended" : "\(fix) it with 'iapctl download \(fix) \(id) --content \(content)'"
+                throw .notAllowed("download '\(content)' of transaction \(id) is \(d.state.rawValue), not active; \(hint)")
+            }
+            return (t, [d])
+        }
+        let active = t.downloads.filter { $0.state == .active }
+        guard !active.isEmpty else {
+            let states = t.downloads.map { "'\($0.contentIdentifier)' is \($0.state.rawValue)" }.joined(separator: ", ")
+            throw .notAllowed("no active download of transaction \(id): \(states); start or resume them with 'iapctl download start|resume \(id)'")
+        }
+        return (t, active)
+    }
+
     /// The unfinished transaction `id` if it has downloads; else why not. Downloads exist only on
     /// purchased and restored transactions, and only until the transaction is finished.
     func downloadOwner(_ id: TransactionID, archive: some TransactionArchive) throws(StoreError) -> Transaction {

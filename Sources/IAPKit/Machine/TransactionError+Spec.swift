@@ -50,11 +50,9 @@ extension TransactionError {
         self = seed
     }
 
-    /// Parses a specification or throws a usage error naming the value, a near name and the forms
-    /// accepted.
-    public static func parse(_ text: String, for what: String) throws(StoreError) -> TransactionError {
-        if let error = TransactionError(spec: text) { return error }
+    /// Why `text` is not an error specification: the value, a near name, and the forms accepted.
+    public static func specProblem(_ text: String) -> String {
         let hint = Suggestions.nearest(to: text, among: specNames).map { "did you mean '\($0)'? " } ?? ""
-        throw .usage("unknown error '\(text)' for \(what); \(hint)give \(specHelp)")
+        return "unknown error '\(text)'; \(hint)give \(specHelp)"
     }
 }
