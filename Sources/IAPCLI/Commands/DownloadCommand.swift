@@ -25,7 +25,8 @@ enum DownloadCommand {
     static let cancel = move(
         .cancel, "Cancel downloads that have not ended (-> cancelled); their partial copies are removed")
 
-    static let contentOption = OptionSpec.value("content", "id", help: "Only the download with this content identifier (default: every download the move applies to)")
+    static let contentOption = OptionSpec.value(
+        "content", "id", help: "Only the download with this content identifier (default: every download the move applies to)")
 
     static func move(_ move: DownloadMove, _ summary: String) -> CommandDefinition {
         CommandDefinition(
@@ -39,13 +40,18 @@ enum DownloadCommand {
                     """,
                 arguments: [ArgumentSpec("TXID", help: "The purchased or restored transaction")],
                 options: [contentOption],
-                examples: ["iapctl download \(move.rawValue) 2000000000000001", "iapctl download \(move.rawValue) 2000000000000001 --content levels --json"]
+                examples: [
+                    "iapctl download \(move.rawValue) 2000000000000001",
+                    "iapctl download \(move.rawValue) 2000000000000001 --content levels --json",
+                ]
             ), run: { c in try runMove(move, c) })
     }
 
     static func content(_ i: ParsedInvocation) throws -> String? {
         guard let content = i.value("content") else { return nil }
-        guard !content.isEmpty else { throw i.usageError("empty --content; give a content identifier such as levels (see 'iapctl downloads TXID')") }
+        guard !content.isEmpty else {
+            throw i.usageError("empty --content; give a content identifier such as levels (see 'iapctl downloads TXID')")
+        }
         return content
     }
 
@@ -160,7 +166,8 @@ enum DownloadCommand {
             if stoppedEarly && c.stdout.isTerminal && !c.json { c.stdout.write("\n") }
             if c.json {
                 let latest = try s.transaction(id)
-                DownloadRow.printJSON(latest.map { DownloadRow.rows(of: $0, content: s.machine.contentDownload(of: id)) } ?? [], c)
+                DownloadRow.printJSON(
+                    latest.map { DownloadRow.rows(of: $0, content: s.machine.contentDownload(of: id)) } ?? [], c)
             } else {
                 for line in finishLines { c.stdout.line(line) }
                 if stoppedEarly { c.stdout.line("stopped after \(steps) step\(steps == 1 ? "" : "s"); run again to continue") }

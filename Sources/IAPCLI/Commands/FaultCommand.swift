@@ -13,7 +13,7 @@ enum FaultCommand {
             An armed fault makes the next request at its point fail with its error, --count times, for one \
             product or any. Faults fire in the order they were added, each firing a faultFired event just \
             before the failure it causes. Points:
-            """ + "\n" + pointsHelp,
+            """ + "\n\n" + pointsHelp,
         subcommands: [add.spec, list.spec, clear.spec]
     )
 
@@ -28,7 +28,7 @@ enum FaultCommand {
                 identifier, 200 unable to complete verification (RMStore: reported failed but not finished), 300 \
                 download canceled (RMStore's domain net.robotmedia.store), 136 invalid parameter (DYFStoreKit). \
                 Points:
-                """ + "\n" + pointsHelp,
+                """ + "\n\n" + pointsHelp,
             arguments: [
                 ArgumentSpec("POINT", help: "Where it fires: \(FaultPoint.names.joined(separator: ", "))"),
                 ArgumentSpec("ERROR", help: "The error requests fail with"),
@@ -94,7 +94,9 @@ enum FaultCommand {
             } else {
                 var table = TextTable(["ID", "POINT", "PRODUCT", "REMAINING", "ERROR"])
                 for f in faults {
-                    table.add([String(f.id), f.point.rawValue, f.productID?.rawValue ?? "any", String(f.remaining), f.error.description])
+                    table.add([
+                        String(f.id), f.point.rawValue, f.productID?.rawValue ?? "any", String(f.remaining), f.error.description,
+                    ])
                 }
                 c.stdout.write(table.rendered)
             }

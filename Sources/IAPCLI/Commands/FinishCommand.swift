@@ -68,12 +68,17 @@ extension FinishCommand {
             case .contentDownload(.cancelled, let content): item = (content.transactionID, "self-hosted content")
             default: continue
             }
-            if let i = cancelled.firstIndex(where: { $0.0 == item.0 }) { cancelled[i].1.append(item.1) } else { cancelled.append((item.0, [item.1])) }
+            if let i = cancelled.firstIndex(where: { $0.0 == item.0 }) {
+                cancelled[i].1.append(item.1)
+            } else {
+                cancelled.append((item.0, [item.1]))
+            }
         }
         for (id, names) in cancelled {
             c.warn(
                 "finishing transaction \(id) cancelled downloads that had not ended: \(names.joined(separator: ", ")) (StoreKit); "
-                    + "run 'iapctl download run \(id)' before finishing, or 'iapctl config set finish-after-downloads true' to wait for them")
+                    + "run 'iapctl download run \(id)' before finishing, "
+                    + "or 'iapctl config set finish-after-downloads true' to wait for them")
         }
     }
 }

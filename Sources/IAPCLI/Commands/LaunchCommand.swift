@@ -6,7 +6,7 @@ enum LaunchCommand {
         CommandSpec(
             name: "launch",
             summary: "Simulate an app launch: redeliver every unfinished transaction",
-            discussion: "Each unfinished transaction is delivered again as a transactionRedelivered event, as StoreKit does at every launch until the app finishes it. Self-hosted content still waiting, or interrupted while downloading, is fetched again with the 'downloader' setting's command.",
+            discussion: "Each unfinished transaction is delivered again as a transactionRedelivered event, as StoreKit does at every launch until the app finishes it. Self-hosted content still waiting, or interrupted while downloading, is fetched again with the 'downloader' setting's command (exit 1 when that fails).",
             examples: ["iapctl launch --json"]
         ), run: run)
 

@@ -34,7 +34,8 @@ enum LedgerCommand {
                 var table = TextTable(["PRODUCT", "TYPE", "PURCHASES", "BALANCE", "OWNED"])
                 for (p, entry) in entries {
                     table.add([
-                        p.id.rawValue, p.type.rawValue, String(entry.purchases), p.type == .consumable ? String(entry.balance) : "-",
+                        p.id.rawValue, p.type.rawValue, String(entry.purchases),
+                        p.type == .consumable ? String(entry.balance) : "-",
                         entry.isOwned(p.type) ? "yes" : "no",
                     ])
                 }

@@ -20,7 +20,9 @@ enum PromoteCommand {
                 .value("account", "name", help: "An account name; the user id becomes its SHA-256 (DYFStoreKit)"),
             ],
             exclusive: [["user", "account"]],
-            examples: ["iapctl promote com.x.noads", "iapctl config set store-payments defer && iapctl promote com.x.vip2 --json"]
+            examples: [
+                "iapctl promote com.x.noads", "iapctl config set store-payments defer && iapctl promote com.x.vip2 --json",
+            ]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {

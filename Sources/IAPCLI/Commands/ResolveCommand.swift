@@ -14,7 +14,10 @@ enum ResolveCommand {
                 resolved already), 3 when it is unknown.
                 """,
             arguments: [ArgumentSpec("ID", help: "The interrupted (failed) transaction's identifier")],
-            examples: ["iapctl config set interrupted-purchases true && iapctl buy com.x.noads", "iapctl resolve 2000000000000001 --json"]
+            examples: [
+                "iapctl config set interrupted-purchases true && iapctl buy com.x.noads",
+                "iapctl resolve 2000000000000001 --json",
+            ]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {

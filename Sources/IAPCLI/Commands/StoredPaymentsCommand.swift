@@ -24,7 +24,10 @@ enum StoredPaymentsCommand {
             } else {
                 var table = TextTable(["PRODUCT", "QTY", "DATE", "USER"])
                 for p in payments {
-                    table.add([p.productID.rawValue, String(p.quantity), p.date.rfc3339, p.userID.map { String($0.rawValue.prefix(16)) } ?? "-"])
+                    table.add([
+                        p.productID.rawValue, String(p.quantity), p.date.rfc3339,
+                        p.userID.map { String($0.rawValue.prefix(16)) } ?? "-",
+                    ])
                 }
                 c.stdout.write(table.rendered)
             }

@@ -31,7 +31,9 @@ enum SelfHostedDownloader {
         guard let command else {
             if !c.json {
                 for p in pending {
-                    c.stdout.line("self-hosted content of \(p.transactionID) (\(p.productID)) waits for a downloader ('iapctl config set downloader COMMAND')")
+                    c.stdout.line(
+                        "self-hosted content of \(p.transactionID) (\(p.productID)) waits for a downloader ('iapctl config set downloader COMMAND')"
+                    )
                 }
             }
             return true
@@ -65,8 +67,10 @@ enum SelfHostedDownloader {
         }
         display?.step(label, progress: 0, detail: record.productID.rawValue)
 
-        let outcome = execute(command, input: transactionJSON + "\n", transaction: id, product: record.productID, c) { basisPoints throws in
-            try c.write { s throws(StoreError) in _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints))) }
+        let outcome = execute(command, input: transactionJSON + "\n", transaction: id, product: record.productID, c) {
+            basisPoints throws in
+            try c.write { s throws(StoreError) in _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints)))
+            }
             display?.step(label, progress: Double(basisPoints) / 10_000, detail: record.productID.rawValue)
         }
         let step: ContentDownloadStep = outcome.map(ContentDownloadStep.failed) ?? .finished
@@ -120,7 +124,9 @@ enum SelfHostedDownloader {
             let words = line.split(whereSeparator: \.isWhitespace)
             guard words.first == "progress" else { return }
             guard words.count == 2, let value = Double(words[1]), value.isFinite, (0...1).contains(value) else {
-                c.warn("downloader for transaction \(transaction) printed '\(line)'; expected 'progress' and a number from 0 to 1 (line ignored)")
+                c.warn(
+                    "downloader for transaction \(transaction) printed '\(line)'; expected 'progress' and a number from 0 to 1 (line ignored)"
+                )
                 return
             }
             do { try progress(Int((value * 10_000).rounded())) } catch { reportError = error }

@@ -13,7 +13,8 @@ struct ProgressDisplay {
             let filled = min(ProgressDisplay.barWidth, Int((progress * Double(ProgressDisplay.barWidth)).rounded(.down)))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: ProgressDisplay.barWidth - filled)
             let percent = min(100, Int((progress * 100).rounded(.down)))
-            console.write("\r\u{1B}[K\(label)  [\(bar)] \(String(repeating: " ", count: 3 - String(percent).count))\(percent)%  \(detail)")
+            console.write(
+                "\r\u{1B}[K\(label)  [\(bar)] \(String(repeating: " ", count: 3 - String(percent).count))\(percent)%  \(detail)")
         } else {
             console.line("\(label)  progress \(EventText.progress(progress))  \(detail)")
         }

@@ -40,7 +40,8 @@ enum DownloadRow {
                 var state = c.state.rawValue
                 if let e = c.error { state += " (\(e.name))" }
                 table.add([
-                    c.transactionID.description, c.productID.rawValue, "(self-hosted)", "-", state, EventText.progress(c.progress), "-",
+                    c.transactionID.description, c.productID.rawValue, "(self-hosted)", "-", state,
+                    EventText.progress(c.progress), "-",
                 ])
             }
         }

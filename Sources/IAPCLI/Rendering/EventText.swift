@@ -37,7 +37,8 @@ enum EventText {
         case .interruptedPurchaseResolved(let original, let resolved):
             return "interrupted purchase \(original) resolved by transaction \(resolved)"
         case .faultAdded(let f):
-            return "fault #\(f.id) armed: \(f.point.rawValue)\(f.productID.map { " for \($0)" } ?? "") fails \(f.remaining) time\(f.remaining == 1 ? "" : "s") with \(f.error)"
+            return
+                "fault #\(f.id) armed: \(f.point.rawValue)\(f.productID.map { " for \($0)" } ?? "") fails \(f.remaining) time\(f.remaining == 1 ? "" : "s") with \(f.error)"
         case .faultFired(let f):
             return "fault #\(f.id) fired at \(f.point.rawValue): \(f.error) (\(f.remaining) left)"
         case .faultsCleared(let count):

@@ -14,7 +14,10 @@ public struct ContentDownload: Hashable, Sendable, Codable {
     public var progressBasisPoints: Int
     public var error: TransactionError?
 
-    public init(transactionID: TransactionID, productID: ProductID, state: DownloadState = .waiting, progressBasisPoints: Int = 0, error: TransactionError? = nil) {
+    public init(
+        transactionID: TransactionID, productID: ProductID, state: DownloadState = .waiting, progressBasisPoints: Int = 0,
+        error: TransactionError? = nil
+    ) {
         self.transactionID = transactionID
         self.productID = productID
         self.state = state

@@ -19,9 +19,9 @@ public enum FaultPoint: String, CaseIterable, Sendable, Codable {
         switch self {
         case .products: return "the products request fails (productsRequestFailed)"
         case .purchase: return "a new payment fails with the error (transactionFailed)"
-        case .restore: return "the restore fails (restoreFailed); with --product, after the products restored before it"
+        case .restore: return "a restore fails (restoreFailed); --product: partway, at that product"
         case .refreshReceipt: return "the next receipt refresh fails"
-        case .download: return "a download step or a self-hosted content download fails (downloadFailed)"
+        case .download: return "a download step or self-hosted download fails (downloadFailed)"
         case .verification: return "the next verification fails with the error"
         }
     }

@@ -25,7 +25,9 @@ extension Machine {
     /// Records what the downloader did. `started` is allowed again on an active record (the
     /// downloader is run again after an interruption); an armed `download` fault fails the content
     /// at its start, before any process runs.
-    mutating func recordContentDownload(_ id: TransactionID, _ step: ContentDownloadStep, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func recordContentDownload(
+        _ id: TransactionID, _ step: ContentDownloadStep, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
         guard let i = contentDownloadIndex(id) else {
             var known = state.queued(id)
             if known == nil { known = try archive.transaction(id) }

@@ -5,21 +5,28 @@
 /// then reports the new byte count with `recordDownloadProgress`, which the machine checks and
 /// records as a `downloadUpdated` event (and `downloadFinished` at the end).
 extension Machine {
-    mutating func moveDownloads(_ move: DownloadMove, of id: TransactionID, content: String?, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func moveDownloads(
+        _ move: DownloadMove, of id: TransactionID, content: String?, archive: some TransactionArchive,
+        into effects: inout Effects
+    ) throws(StoreError) {
         var t = try downloadOwner(id, archive: archive)
         let indices: [Int]
         if let content {
             let i = try downloadIndex(content, in: t)
             let current = t.downloads[i].state
             guard move.applies(to: current) else {
-                throw .notAllowed("cannot \(move.rawValue) download '\(content)' of transaction \(id): it is \(current.rawValue); \(move.rawValue) moves a \(move.from) download")
+                throw .notAllowed(
+                    "cannot \(move.rawValue) download '\(content)' of transaction \(id): it is \(current.rawValue); \(move.rawValue) moves a \(move.from) download"
+                )
             }
             indices = [i]
         } else {
             indices = t.downloads.indices.filter { move.applies(to: t.downloads[$0].state) }
             guard !indices.isEmpty else {
                 let states = t.downloads.map { "'\($0.contentIdentifier)' is \($0.state.rawValue)" }.joined(separator: ", ")
-                throw .notAllowed("cannot \(move.rawValue) any download of transaction \(id): \(states); \(move.rawValue) moves \(move.from) downloads")
+                throw .notAllowed(
+                    "cannot \(move.rawValue) any download of transaction \(id): \(states); \(move.rawValue) moves \(move.from) downloads"
+                )
             }
         }
         for i in indices { t.downloads[i].state = move.target }
@@ -30,15 +37,22 @@ extension Machine {
 
     /// One step of an active download: `downloadedBytes` of the content are now in place. An armed
     /// `download` fault fails the download instead.
-    mutating func recordDownloadProgress(_ id: TransactionID, content: String, downloadedBytes bytes: Int64, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func recordDownloadProgress(
+        _ id: TransactionID, content: String, downloadedBytes bytes: Int64, archive: some TransactionArchive,
+        into effects: inout Effects
+    ) throws(StoreError) {
         var t = try downloadOwner(id, archive: archive)
         let i = try downloadIndex(content, in: t)
         var d = t.downloads[i]
         guard d.state == .active else {
-            throw .notAllowed("download '\(content)' of transaction \(id) is \(d.state.rawValue); only an active download makes progress (start or resume it first)")
+            throw .notAllowed(
+                "download '\(content)' of transaction \(id) is \(d.state.rawValue); only an active download makes progress (start or resume it first)"
+            )
         }
         guard bytes <= d.contentLength, bytes > d.downloadedBytes || bytes == d.contentLength else {
-            throw .usage("progress \(bytes) for download '\(content)' of transaction \(id) must be above \(d.downloadedBytes) and at most \(d.contentLength) bytes")
+            throw .usage(
+                "progress \(bytes) for download '\(content)' of transaction \(id) must be above \(d.downloadedBytes) and at most \(d.contentLength) bytes"
+            )
         }
         if let error = takeFault(.download, product: t.productID) {
             d.state = .failed
@@ -62,7 +76,9 @@ extension Machine {
 
     /// The transaction `id` and its active downloads (only `content`, when given) that
     /// `download run` drives; else why there are none.
-    public func activeDownloads(of id: TransactionID, content: String?, archive: some TransactionArchive) throws(StoreError) -> (Transaction, [Download]) {
+    public func activeDownloads(of id: TransactionID, content: String?, archive: some TransactionArchive) throws(StoreError) -> (
+        Transaction, [Download]
+    ) {
         let t = try downloadOwner(id, archive: archive)
         if let content {
             let d = t.downloads[try downloadIndex(content, in: t)]
@@ -76,7 +92,9 @@ extension Machine {
         let active = t.downloads.filter { $0.state == .active }
         guard !active.isEmpty else {
             let states = t.downloads.map { "'\($0.contentIdentifier)' is \($0.state.rawValue)" }.joined(separator: ", ")
-            throw .notAllowed("no active download of transaction \(id): \(states); start or resume them with 'iapctl download start|resume \(id)'")
+            throw .notAllowed(
+                "no active download of transaction \(id): \(states); start or resume them with 'iapctl download start|resume \(id)'"
+            )
         }
         return (t, active)
     }
@@ -91,7 +109,9 @@ extension Machine {
             throw .unknownTransaction(id)
         }
         guard !t.downloads.isEmpty else {
-            throw .notFound("transaction \(id) (\(t.productID), \(t.state.name)) has no downloads; only purchased or restored products with hosted content have them")
+            throw .notFound(
+                "transaction \(id) (\(t.productID), \(t.state.name)) has no downloads; only purchased or restored products with hosted content have them"
+            )
         }
         return t
     }

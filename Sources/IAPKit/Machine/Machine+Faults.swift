@@ -6,7 +6,9 @@ extension Machine {
     static let maximumFaults = 100
     static let maximumFaultCount = 1000
 
-    mutating func addFault(_ point: FaultPoint, _ error: TransactionError, count: Int, product: ProductID?, into effects: inout Effects) throws(StoreError) {
+    mutating func addFault(
+        _ point: FaultPoint, _ error: TransactionError, count: Int, product: ProductID?, into effects: inout Effects
+    ) throws(StoreError) {
         guard (1...Machine.maximumFaultCount).contains(count) else {
             throw .usage("fault count \(count) is out of range; use 1 to \(Machine.maximumFaultCount)")
         }

@@ -3,7 +3,9 @@ extension Machine {
     /// A new payment for `product` (validated by the caller): a `purchasing` transaction, then the
     /// store's answer. Returns the transaction in its final state.
     @discardableResult
-    mutating func pay(_ product: Product, user: UserID?, quantity: Int, ticking: Bool = true, into effects: inout Effects) -> Transaction {
+    mutating func pay(_ product: Product, user: UserID?, quantity: Int, ticking: Bool = true, into effects: inout Effects)
+        -> Transaction
+    {
         if ticking { tick() }
         var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
         emit(.transactionUpdated(t), into: &effects)
@@ -47,7 +49,9 @@ extension Machine {
     /// Ask to Buy approved: the deferred transaction becomes purchased, dated now.
     mutating func approve(_ id: TransactionID, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
         var t = try deferredTransaction(id, verb: "approve", archive: archive)
-        guard let product = catalog[t.productID] else { throw .unknownProduct(t.productID, closest: catalog.closest(to: t.productID)) }
+        guard let product = catalog[t.productID] else {
+            throw .unknownProduct(t.productID, closest: catalog.closest(to: t.productID))
+        }
         tick()
         t.date = state.clock
         if t.originalID == t.id { t.originalDate = state.clock }
@@ -57,7 +61,9 @@ extension Machine {
     }
 
     /// Ask to Buy declined: the deferred transaction fails with `error`.
-    mutating func decline(_ id: TransactionID, error: TransactionError, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func decline(
+        _ id: TransactionID, error: TransactionError, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
         var t = try deferredTransaction(id, verb: "decline", archive: archive)
         tick()
         t.date = state.clock
@@ -68,15 +74,21 @@ extension Machine {
     }
 
     /// The queued transaction `id` if it is deferred; else why it cannot be approved or declined.
-    func deferredTransaction(_ id: TransactionID, verb: String, archive: some TransactionArchive) throws(StoreError) -> Transaction {
+    func deferredTransaction(_ id: TransactionID, verb: String, archive: some TransactionArchive) throws(StoreError)
+        -> Transaction
+    {
         guard let t = state.queued(id) else {
             if try archive.transaction(id) != nil {
-                throw .notAllowed("cannot \(verb) transaction \(id): it is finished; only deferred (Ask to Buy) transactions can be approved or declined")
+                throw .notAllowed(
+                    "cannot \(verb) transaction \(id): it is finished; only deferred (Ask to Buy) transactions can be approved or declined"
+                )
             }
             throw .unknownTransaction(id)
         }
         guard t.state == .deferred else {
-            throw .notAllowed("cannot \(verb) transaction \(id): it is \(t.state.name); only deferred (Ask to Buy) transactions can be approved or declined")
+            throw .notAllowed(
+                "cannot \(verb) transaction \(id): it is \(t.state.name); only deferred (Ask to Buy) transactions can be approved or declined"
+            )
         }
         return t
     }

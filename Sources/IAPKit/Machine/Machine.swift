@@ -45,7 +45,8 @@ public struct Machine: Sendable {
             try setting.set(value, in: &settings)
             state.settings = settings
             emit(.settingChanged(key: key, value: setting.value(in: settings)), into: &effects)
-        case .download(let move, let id, let content): try moveDownloads(move, of: id, content: content, archive: archive, into: &effects)
+        case .download(let move, let id, let content):
+            try moveDownloads(move, of: id, content: content, archive: archive, into: &effects)
         case .recordDownloadProgress(let id, let content, let bytes):
             try recordDownloadProgress(id, content: content, downloadedBytes: bytes, archive: archive, into: &effects)
         case .recordContentDownload(let id, let step): try recordContentDownload(id, step, archive: archive, into: &effects)
@@ -54,7 +55,8 @@ public struct Machine: Sendable {
         case .approve(let id): try approve(id, archive: archive, into: &effects)
         case .decline(let id, let error): try decline(id, error: error, archive: archive, into: &effects)
         case .resolve(let id): try resolve(id, archive: archive, into: &effects)
-        case .addFault(let point, let error, let count, let product): try addFault(point, error, count: count, product: product, into: &effects)
+        case .addFault(let point, let error, let count, let product):
+            try addFault(point, error, count: count, product: product, into: &effects)
         case .clearFaults: clearFaults(into: &effects)
         case .consume(let id, let count): try consume(id, count: count, into: &effects)
         }

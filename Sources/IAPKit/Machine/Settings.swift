@@ -64,7 +64,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .storePayments:
             return "accept, defer or decline: the answer to promoted purchases (StoreKit, RMStore's stored payments, DYFStoreKit)"
         case .finishAfterDownloads:
-            return "true or false: finish a transaction only when its downloads ended (RMStore) instead of cancelling them (StoreKit)"
+            return "true or false: finish a transaction only when its downloads ended (RMStore), "
+                + "instead of cancelling them (StoreKit)"
         case .downloader:
             return "a shell command run for self-hosted content, with the transaction JSON on stdin, or 'none'"
         }
@@ -127,7 +128,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
             } else if let error = TransactionError(spec: text) {
                 settings.failTransactions = error
             } else {
-                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "false, true, or \(TransactionError.specHelp)")
+                throw StoreError.badSettingValue(
+                    key: rawValue, value: text, expected: "false, true, or \(TransactionError.specHelp)")
             }
         case .storePayments:
             guard let policy = StorePaymentPolicy(rawValue: text.lowercased()) else {
@@ -140,7 +142,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 settings.downloader = nil
             } else {
                 guard text.count <= 4096, !text.contains("\n"), !text.allSatisfy(\.isWhitespace) else {
-                    throw StoreError.badSettingValue(key: rawValue, value: text, expected: "a one-line shell command of at most 4096 characters, or none")
+                    throw StoreError.badSettingValue(
+                        key: rawValue, value: text, expected: "a one-line shell command of at most 4096 characters, or none")
                 }
                 settings.downloader = text
             }

@@ -10,9 +10,12 @@ extension TransactionError {
     /// constants (DYFStoreKit uses 100 and 300 too); 136 is DYFStoreKit's empty-identifier error.
     /// Where both libraries define a code, RMStore's domain is used.
     public static let seedErrors: [TransactionError] = [
-        TransactionError(domain: rmStoreDomain, code: 100, name: "unknownProductIdentifier", message: "Unknown product identifier"),
-        TransactionError(domain: dyfStoreDomain, code: 136, name: "invalidParameter", message: "The given product identifier is null or empty"),
-        TransactionError(domain: rmStoreDomain, code: 200, name: "unableToCompleteVerification", message: "Unable to complete verification"),
+        TransactionError(
+            domain: rmStoreDomain, code: 100, name: "unknownProductIdentifier", message: "Unknown product identifier"),
+        TransactionError(
+            domain: dyfStoreDomain, code: 136, name: "invalidParameter", message: "The given product identifier is null or empty"),
+        TransactionError(
+            domain: rmStoreDomain, code: 200, name: "unableToCompleteVerification", message: "Unable to complete verification"),
         TransactionError(domain: rmStoreDomain, code: 300, name: "downloadCanceled", message: "Download canceled"),
     ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import IAPCLI
 import IAPKit
 import Testing
 
@@ -16,52 +17,65 @@ struct DownloadCommandTests {
     @Test("downloads lists the waiting downloads of unfinished transactions")
     func list() {
         let h = Self.withPack()
-        #expect(h.ok(["downloads"]) == """
-            TXID              PRODUCT          CONTENT     VERSION  STATE    PROGRESS  BYTES
-            2000000000000001  com.x.levelpack  levels      1.0      waiting  0         0/9591
-            2000000000000001  com.x.levelpack  soundtrack  1.2      waiting  0         0/2096
+        #expect(
+            h.ok(["downloads"]) == """
+                TXID              PRODUCT          CONTENT     VERSION  STATE    PROGRESS  BYTES
+                2000000000000001  com.x.levelpack  levels      1.0      waiting  0         0/9591
+                2000000000000001  com.x.levelpack  soundtrack  1.2      waiting  0         0/2096
 
-            """)
+                """)
         let json = h.run(["downloads", Self.tx, "--json"]).json
         #expect(json?.arrayValue?.map { $0["state"]?.stringValue } == ["waiting", "waiting"])
         #expect(json?.arrayValue?.first?["contentLength"]?.int64Value == 9591)
         h.ok(["buy", "com.x.coin42"])
-        #expect(h.ok(["downloads", "2000000000000002"]) == "transaction 2000000000000002 (com.x.coin42, purchased) has no downloads\n")
-        h.expectRefused(["downloads", "2000000000000009"], code: 3, "unknown transaction '2000000000000009' (see 'iapctl queue' or 'iapctl dump')")
+        #expect(
+            h.ok(["downloads", "2000000000000002"]) == "transaction 2000000000000002 (com.x.coin42, purchased) has no downloads\n"
+        )
+        h.expectRefused(
+            ["downloads", "2000000000000009"], code: 3,
+            "unknown transaction '2000000000000009' (see 'iapctl queue' or 'iapctl dump')")
     }
 
     @Test("download run copies the content byte for byte, one line and one event per step")
     func run() throws {
         let h = Self.withPack()
-        #expect(h.ok(["download", "start", Self.tx]) == """
-            download levels of 2000000000000001 started
-            download soundtrack of 2000000000000001 started
+        #expect(
+            h.ok(["download", "start", Self.tx]) == """
+                download levels of 2000000000000001 started
+                download soundtrack of 2000000000000001 started
 
-            """)
+                """)
         let out = h.ok(["download", "run", Self.tx, "--chunk", "4000"])
         let levels = h.store + "/content/2000000000000001/levels"
         let soundtrack = h.store + "/content/2000000000000001/soundtrack"
-        #expect(out == """
-            levels  progress 0.417  4000/9591 bytes
-            levels  progress 0.8341  8000/9591 bytes
-            levels  progress 1  9591/9591 bytes
-            levels  finished: 9591 bytes in \(levels)
-            soundtrack  progress 1  2096/2096 bytes
-            soundtrack  finished: 2096 bytes in \(soundtrack)
+        #expect(
+            out == """
+                levels  progress 0.417  4000/9591 bytes
+                levels  progress 0.8341  8000/9591 bytes
+                levels  progress 1  9591/9591 bytes
+                levels  finished: 9591 bytes in \(levels)
+                soundtrack  progress 1  2096/2096 bytes
+                soundtrack  finished: 2096 bytes in \(soundtrack)
 
-            """)
+                """)
         for n in 1...12 {
             let name = String(format: "level%02d.txt", n)
             #expect(h.fileBytes(levels + "/" + name) == h.fileBytes(CLIHarness.fixture("content/levelpack/levels/" + name)))
         }
-        #expect(h.fileBytes(soundtrack + "/theme.wav") == h.fileBytes(CLIHarness.fixture("content/levelpack/soundtrack/theme.wav")))
-        #expect(h.fileBytes(soundtrack + "/credits.txt") == h.fileBytes(CLIHarness.fixture("content/levelpack/soundtrack/credits.txt")))
+        #expect(
+            h.fileBytes(soundtrack + "/theme.wav") == h.fileBytes(CLIHarness.fixture("content/levelpack/soundtrack/theme.wav")))
+        #expect(
+            h.fileBytes(soundtrack + "/credits.txt")
+                == h.fileBytes(CLIHarness.fixture("content/levelpack/soundtrack/credits.txt")))
         let names = h.eventNames()
         #expect(names.filter { $0 == "downloadUpdated" }.count == 4)
         #expect(names.suffix(2) == ["downloadUpdated", "downloadFinished"])
         let rows = h.run(["downloads", Self.tx, "--json"]).json?.arrayValue ?? []
         #expect(rows.map { $0["state"]?.stringValue } == ["finished", "finished"])
-        #expect(rows.map { $0["contentPath"]?.stringValue } == ["content/2000000000000001/levels", "content/2000000000000001/soundtrack"])
+        #expect(
+            rows.map { $0["contentPath"]?.stringValue } == [
+                "content/2000000000000001/levels", "content/2000000000000001/soundtrack",
+            ])
     }
 
     @Test("download run --json prints the final downloads; --steps stops early (exit 5) and a later run resumes")
@@ -70,7 +84,8 @@ struct DownloadCommandTests {
         h.ok(["download", "start", Self.tx, "--content", "levels"])
         let partial = h.run(["download", "run", Self.tx, "--chunk", "1000", "--steps", "3"])
         #expect(partial.code == 5)
-        #expect(partial.stdout.hasSuffix("levels  progress 0.3127  3000/9591 bytes\nstopped after 3 steps; run again to continue\n"))
+        #expect(
+            partial.stdout.hasSuffix("levels  progress 0.3127  3000/9591 bytes\nstopped after 3 steps; run again to continue\n"))
         let r = h.run(["download", "run", Self.tx, "--json"])
         #expect(r.code == 0)
         let rows = r.json?.arrayValue ?? []
@@ -78,6 +93,22 @@ struct DownloadCommandTests {
         #expect(rows.first?["progress"]?.int64Value == 1)
         let levels = h.store + "/content/2000000000000001/levels"
         #expect(h.fileBytes(levels + "/level12.txt") == h.fileBytes(CLIHarness.fixture("content/levelpack/levels/level12.txt")))
+    }
+
+    @Test("on a terminal, download run draws a progress bar in place instead of lines")
+    func progressBar() {
+        let h = Self.withPack()
+        h.ok(["download", "start", Self.tx, "--content", "soundtrack"])
+        let out = BufferConsole(isTerminal: true)
+        let err = BufferConsole()
+        let code = IAPCLI.run(
+            arguments: ["--store", h.store, "download", "run", Self.tx, "--chunk", "1048"], stdout: out, stderr: err)
+        #expect(code == .success && err.text.isEmpty)
+        let clear = "\r\u{1B}[K"
+        #expect(
+            out.text == clear + "soundtrack  [###############---------------]  50%  1048/2096 bytes"
+                + clear + "soundtrack  [##############################] 100%  2096/2096 bytes\n"
+                + "soundtrack  finished: 2096 bytes in \(h.store)/content/2000000000000001/soundtrack\n")
     }
 
     @Test("forbidden moves exit 4 and change nothing; unknown ids and contents exit 3; bad values exit 64")
@@ -89,23 +120,33 @@ struct DownloadCommandTests {
             "cannot start download 'levels' of transaction 2000000000000001: it is active; start moves a waiting download")
         h.expectRefused(
             ["download", "resume", Self.tx], code: 4,
-            "cannot resume any download of transaction 2000000000000001: 'levels' is active, 'soundtrack' is waiting; resume moves paused downloads")
+            "cannot resume any download of transaction 2000000000000001: 'levels' is active, 'soundtrack' is waiting; resume moves paused downloads"
+        )
         h.expectRefused(
             ["download", "run", Self.tx, "--content", "soundtrack"], code: 4,
-            "download 'soundtrack' of transaction 2000000000000001 is waiting, not active; start it with 'iapctl download start 2000000000000001 --content soundtrack'")
+            "download 'soundtrack' of transaction 2000000000000001 is waiting, not active; start it with 'iapctl download start 2000000000000001 --content soundtrack'"
+        )
         h.expectRefused(
             ["download", "pause", Self.tx, "--content", "maps"], code: 3,
             "transaction 2000000000000001 has no download 'maps'; its downloads: levels, soundtrack")
-        h.expectRefused(["download", "cancel", "2000000000000007"], code: 3, "unknown transaction '2000000000000007' (see 'iapctl queue' or 'iapctl dump')")
+        h.expectRefused(
+            ["download", "cancel", "2000000000000007"], code: 3,
+            "unknown transaction '2000000000000007' (see 'iapctl queue' or 'iapctl dump')")
         h.expectRefused(
             ["download", "start", "abc"], code: 64,
             "bad transaction id 'abc'; ids are decimal numbers such as 2000000000000001 (see 'iapctl help download start')")
-        h.expectRefused(["download", "run", Self.tx, "--chunk", "0"], code: 64, "'--chunk' expects an integer from 1 to 1073741824, got '0'")
+        h.expectRefused(
+            ["download", "run", Self.tx, "--chunk", "0"], code: 64, "'--chunk' expects an integer from 1 to 1073741824, got '0'")
         h.expectRefused(
             ["download", "run", Self.tx, "--content", ""], code: 64,
-            "empty --content; give a content identifier such as levels (see 'iapctl downloads TXID') (see 'iapctl help download run')")
+            "empty --content; give a content identifier such as levels (see 'iapctl downloads TXID') (see 'iapctl help download run')"
+        )
         let bare = h.run(["download"])
-        #expect(bare.code == 64 && bare.stderr.hasPrefix("error: missing subcommand for 'download'; use one of: start, pause, resume, cancel, run"))
+        #expect(
+            bare.code == 64
+                && bare.stderr.hasPrefix(
+                    "error: missing subcommand for 'download'; use one of: start, pause, resume, cancel, run")
+        )
         h.ok(["finish", Self.tx])
         h.expectRefused(
             ["download", "start", Self.tx], code: 4,
@@ -119,13 +160,16 @@ struct DownloadCommandTests {
         h.ok(["download", "start", Self.tx])
         let r = h.run(["download", "run", Self.tx, "--content", "levels"])
         #expect(r.code == 1)
-        #expect(r.stdout == """
-            fault #1 fired at download: SKErrorDomain 7 (cloudServiceNetworkConnectionFailed): The device could not connect to the network. (0 left)
-            levels  failed: SKErrorDomain 7 (cloudServiceNetworkConnectionFailed): The device could not connect to the network.
+        #expect(
+            r.stdout == """
+                fault #1 fired at download: SKErrorDomain 7 (cloudServiceNetworkConnectionFailed): The device could not connect to the network. (0 left)
+                levels  failed: SKErrorDomain 7 (cloudServiceNetworkConnectionFailed): The device could not connect to the network.
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: h.store + "/content/2000000000000001/levels"))
-        #expect(h.ok(["download", "run", Self.tx, "--steps", "1", "--chunk", "100"], code: 5).contains("soundtrack  progress 0.0477  100/2096 bytes"))
+        #expect(
+            h.ok(["download", "run", Self.tx, "--steps", "1", "--chunk", "100"], code: 5).contains(
+                "soundtrack  progress 0.0477  100/2096 bytes"))
         #expect(FileManager.default.fileExists(atPath: h.store + "/content/2000000000000001/soundtrack/credits.txt"))
         #expect(h.ok(["download", "cancel", Self.tx]) == "download soundtrack of 2000000000000001 cancelled\n")
         #expect(!FileManager.default.fileExists(atPath: h.store + "/content/2000000000000001/soundtrack"))
@@ -137,10 +181,11 @@ struct DownloadCommandTests {
         let r = h.run(["finish", Self.tx])
         #expect(r.code == 0)
         #expect(r.stdout == "finished  2000000000000001  com.x.levelpack  (purchased)\n")
-        #expect(r.stderr == """
-            warning: finishing transaction 2000000000000001 cancelled downloads that had not ended: levels, soundtrack (StoreKit); run 'iapctl download run 2000000000000001' before finishing, or 'iapctl config set finish-after-downloads true' to wait for them
+        #expect(
+            r.stderr == """
+                warning: finishing transaction 2000000000000001 cancelled downloads that had not ended: levels, soundtrack (StoreKit); run 'iapctl download run 2000000000000001' before finishing, or 'iapctl config set finish-after-downloads true' to wait for them
 
-            """)
+                """)
         #expect(h.eventNames().suffix(3) == ["downloadCancelled", "downloadCancelled", "transactionFinished"])
     }
 
@@ -154,11 +199,12 @@ struct DownloadCommandTests {
         #expect(h.run(["queue", "--json"]).json?.arrayValue?.count == 1)
         h.ok(["download", "start", Self.tx])
         h.ok(["download", "run", Self.tx, "--content", "levels"])
-        #expect(h.ok(["download", "cancel", Self.tx]) == """
-            download soundtrack of 2000000000000001 cancelled
-            finished  2000000000000001  com.x.levelpack  reported failed: net.robotmedia.store 300 (downloadCanceled): Download canceled
+        #expect(
+            h.ok(["download", "cancel", Self.tx]) == """
+                download soundtrack of 2000000000000001 cancelled
+                finished  2000000000000001  com.x.levelpack  reported failed: net.robotmedia.store 300 (downloadCanceled): Download canceled
 
-            """)
+                """)
         #expect(h.ok(["queue"]) == "the queue is empty\n")
         #expect(h.run(["owned", "com.x.levelpack"]).code == 1)
         #expect(h.eventNames().suffix(2) == ["downloadCancelled", "transactionDeliveryFailed"])
@@ -177,6 +223,9 @@ struct DownloadCommandTests {
         h.ok(["download", "cancel", "2000000000000002"])
         let r = h.run(["finish", "2000000000000002"])
         #expect(r.code == 1)
-        #expect(r.stdout == "finished  2000000000000002  com.x.levelpack  reported failed: net.robotmedia.store 300 (downloadCanceled): Download canceled\n")
+        #expect(
+            r.stdout
+                == "finished  2000000000000002  com.x.levelpack  reported failed: net.robotmedia.store 300 (downloadCanceled): Download canceled\n"
+        )
     }
 }

@@ -1,12 +1,15 @@
-@testable import IAPCLI
 import IAPKit
 import Testing
+
+@testable import IAPCLI
 
 @Suite("Help for the lifecycle commands")
 struct LifecycleHelpTests {
     static let commands: [[String]] = [
-        ["downloads"], ["download"], ["download", "start"], ["download", "pause"], ["download", "resume"], ["download", "cancel"],
-        ["download", "run"], ["promote"], ["stored-payments"], ["accept-stored"], ["approve"], ["decline"], ["resolve"], ["fault"],
+        ["downloads"], ["download"], ["download", "start"], ["download", "pause"], ["download", "resume"],
+        ["download", "cancel"],
+        ["download", "run"], ["promote"], ["stored-payments"], ["accept-stored"], ["approve"], ["decline"], ["resolve"],
+        ["fault"],
         ["fault", "add"], ["fault", "list"], ["fault", "clear"], ["ledger"], ["consume"], ["owned"],
     ]
 
@@ -29,7 +32,9 @@ struct LifecycleHelpTests {
     func settingsHelp() {
         let out = BufferConsole()
         _ = IAPCLI.run(arguments: ["help", "config", "set"], stdout: out, stderr: BufferConsole())
-        for key in ["ask-to-buy", "interrupted-purchases", "fail-transactions", "store-payments", "finish-after-downloads", "downloader"] {
+        for key in [
+            "ask-to-buy", "interrupted-purchases", "fail-transactions", "store-payments", "finish-after-downloads", "downloader",
+        ] {
             #expect(out.text.contains(key + ":"), "\(key) missing")
         }
     }

@@ -46,14 +46,20 @@ struct AskToBuyTests {
         let t = try h.buy("com.x.coin42")
         h.expectRefusal(
             .approve(t.id),
-            .notAllowed("cannot approve transaction \(t.id): it is purchased; only deferred (Ask to Buy) transactions can be approved or declined"))
+            .notAllowed(
+                "cannot approve transaction \(t.id): it is purchased; only deferred (Ask to Buy) transactions can be approved or declined"
+            ))
         h.expectRefusal(
             .decline(t.id, error: TransactionError(.unknown)),
-            .notAllowed("cannot decline transaction \(t.id): it is purchased; only deferred (Ask to Buy) transactions can be approved or declined"))
+            .notAllowed(
+                "cannot decline transaction \(t.id): it is purchased; only deferred (Ask to Buy) transactions can be approved or declined"
+            ))
         try h.apply(.finish([t.id]))
         h.expectRefusal(
             .approve(t.id),
-            .notAllowed("cannot approve transaction \(t.id): it is finished; only deferred (Ask to Buy) transactions can be approved or declined"))
+            .notAllowed(
+                "cannot approve transaction \(t.id): it is finished; only deferred (Ask to Buy) transactions can be approved or declined"
+            ))
         h.expectRefusal(.approve(TransactionID(5)), .unknownTransaction(TransactionID(5)))
         #expect(StoreError.notAllowed("").exitCode == .notAllowed && StoreError.unknownTransaction(t.id).exitCode == .notFound)
     }

@@ -8,7 +8,8 @@ struct ContentDownloadTests {
         var h = MachineHarness()
         let guide = try h.buy(MachineHarness.guide)
         _ = try h.buy("com.x.noads")
-        #expect(h.state.contentDownloads == [ContentDownload(transactionID: guide.id, productID: ProductID(MachineHarness.guide))])
+        #expect(
+            h.state.contentDownloads == [ContentDownload(transactionID: guide.id, productID: ProductID(MachineHarness.guide))])
         var failing = MachineHarness { $0.paymentsAllowed = false }
         _ = try failing.buy(MachineHarness.guide)
         #expect(failing.state.contentDownloads.isEmpty)
@@ -26,8 +27,11 @@ struct ContentDownloadTests {
         for step: ContentDownloadStep in [.started, .progress(basisPoints: 2500), .progress(basisPoints: 7500), .finished] {
             names += h.names(try h.apply(.recordContentDownload(t.id, step)))
         }
-        #expect(names == ["contentDownloadStarted", "contentDownloadUpdated", "contentDownloadUpdated", "contentDownloadFinished"])
-        #expect(h.machine.contentDownload(of: t.id) == ContentDownload(transactionID: t.id, productID: t.productID, state: .finished, progressBasisPoints: 10_000))
+        #expect(
+            names == ["contentDownloadStarted", "contentDownloadUpdated", "contentDownloadUpdated", "contentDownloadFinished"])
+        #expect(
+            h.machine.contentDownload(of: t.id)
+                == ContentDownload(transactionID: t.id, productID: t.productID, state: .finished, progressBasisPoints: 10_000))
     }
 
     @Test("steps out of order are refused and change nothing")
@@ -38,7 +42,9 @@ struct ContentDownloadTests {
             .recordContentDownload(t.id, .finished),
             .notAllowed("cannot record the end for the self-hosted content of transaction \(t.id): it is waiting"))
         try h.apply(.recordContentDownload(t.id, .started))
-        h.expectRefusal(.recordContentDownload(t.id, .progress(basisPoints: 10_001)), .usage("progress 10001 basis points is out of range; use 0 to 10000"))
+        h.expectRefusal(
+            .recordContentDownload(t.id, .progress(basisPoints: 10_001)),
+            .usage("progress 10001 basis points is out of range; use 0 to 10000"))
         try h.apply(.recordContentDownload(t.id, .failed(TransactionError(.unknown))))
         h.expectRefusal(
             .recordContentDownload(t.id, .started),
@@ -46,7 +52,9 @@ struct ContentDownloadTests {
         let coin = try h.buy("com.x.coin42")
         h.expectRefusal(
             .recordContentDownload(coin.id, .started),
-            .notAllowed("transaction \(coin.id) has no self-hosted content to download: com.x.coin42 is not self-hosted or the transaction is purchased"))
+            .notAllowed(
+                "transaction \(coin.id) has no self-hosted content to download: com.x.coin42 is not self-hosted or the transaction is purchased"
+            ))
         h.expectRefusal(.recordContentDownload(TransactionID(9), .started), .unknownTransaction(TransactionID(9)))
     }
 
@@ -72,7 +80,8 @@ struct ContentDownloadTests {
         let u = try r.buy(MachineHarness.guide)
         #expect(r.names(try r.apply(.finish([u.id]))) == ["transactionFinishPostponed"])
         try r.apply(.recordContentDownload(u.id, .started))
-        let failure = TransactionError(domain: "iapctl.downloader", code: 3, name: "downloaderFailed", message: "the downloader exited with status 3")
+        let failure = TransactionError(
+            domain: "iapctl.downloader", code: 3, name: "downloaderFailed", message: "the downloader exited with status 3")
         let end = try r.apply(.recordContentDownload(u.id, .failed(failure)))
         #expect(r.names(end) == ["contentDownloadFailed", "transactionDeliveryFailed"])
         #expect(r.state.queue.isEmpty && r.state.contentDownloads.isEmpty && r.state.ledger.isEmpty)

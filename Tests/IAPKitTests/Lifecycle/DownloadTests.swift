@@ -31,11 +31,15 @@ struct DownloadTests {
         e = try h.apply(.download(.cancel, t.id, content: nil))
         #expect(h.names(e) == ["downloadCancelled", "downloadCancelled"])
         #expect(h.state.queued(t.id)?.downloads.map(\.state) == [.cancelled, .cancelled])
-        #expect(e.events.first?.kind == .download(.cancelled, transaction: t.id, product: t.productID, {
-            var d = Self.levels
-            d.state = .cancelled
-            return d
-        }()))
+        #expect(
+            e.events.first?.kind
+                == .download(
+                    .cancelled, transaction: t.id, product: t.productID,
+                    {
+                        var d = Self.levels
+                        d.state = .cancelled
+                        return d
+                    }()))
     }
 
     /// Every move from every state: allowed ones move, forbidden ones are refused with exit 4 and
@@ -47,7 +51,8 @@ struct DownloadTests {
             let t = try h.buy(MachineHarness.levelpack)
             try h.drive(t.id, "levels", to: from)
             let error = StoreError.notAllowed(
-                "cannot \(move.rawValue) download 'levels' of transaction \(t.id): it is \(from.rawValue); \(move.rawValue) moves a \(move.from) download")
+                "cannot \(move.rawValue) download 'levels' of transaction \(t.id): it is \(from.rawValue); \(move.rawValue) moves a \(move.from) download"
+            )
             if move.applies(to: from) {
                 try h.apply(.download(move, t.id, content: "levels"))
                 #expect(h.state.queued(t.id)?.downloads[0].state == move.target)
@@ -65,7 +70,9 @@ struct DownloadTests {
         try h.apply(.download(.start, t.id, content: nil))
         h.expectRefusal(
             .download(.start, t.id, content: nil),
-            .notAllowed("cannot start any download of transaction \(t.id): 'levels' is active, 'soundtrack' is active; start moves waiting downloads"))
+            .notAllowed(
+                "cannot start any download of transaction \(t.id): 'levels' is active, 'soundtrack' is active; start moves waiting downloads"
+            ))
     }
 
     @Test("unknown, finished, download-less transactions and unknown contents are refused")
@@ -77,9 +84,12 @@ struct DownloadTests {
         h.expectRefusal(.download(.start, unknown, content: nil), .unknownTransaction(unknown))
         h.expectRefusal(
             .download(.start, coin.id, content: nil),
-            .notFound("transaction \(coin.id) (com.x.coin42, purchased) has no downloads; only purchased or restored products with hosted content have them"))
+            .notFound(
+                "transaction \(coin.id) (com.x.coin42, purchased) has no downloads; only purchased or restored products with hosted content have them"
+            ))
         h.expectRefusal(
-            .download(.start, pack.id, content: "maps"), .notFound("transaction \(pack.id) has no download 'maps'; its downloads: levels, soundtrack"))
+            .download(.start, pack.id, content: "maps"),
+            .notFound("transaction \(pack.id) has no download 'maps'; its downloads: levels, soundtrack"))
         try h.apply(.finish([pack.id]))
         h.expectRefusal(
             .download(.start, pack.id, content: nil),
@@ -109,7 +119,9 @@ struct DownloadTests {
         let t = try h.buy(MachineHarness.levelpack)
         h.expectRefusal(
             .recordDownloadProgress(t.id, content: "levels", downloadedBytes: 10),
-            .notAllowed("download 'levels' of transaction \(t.id) is waiting; only an active download makes progress (start or resume it first)"))
+            .notAllowed(
+                "download 'levels' of transaction \(t.id) is waiting; only an active download makes progress (start or resume it first)"
+            ))
         try h.apply(.download(.start, t.id, content: "levels"))
         try h.apply(.recordDownloadProgress(t.id, content: "levels", downloadedBytes: 100))
         for bytes: Int64 in [100, 50, 9592] {
@@ -165,7 +177,10 @@ struct DownloadTests {
             Issue.record("expected transactionDeliveryFailed")
             return
         }
-        #expect(error == TransactionError(domain: "net.robotmedia.store", code: 300, name: "downloadCanceled", message: "Download canceled"))
+        #expect(
+            error
+                == TransactionError(
+                    domain: "net.robotmedia.store", code: 300, name: "downloadCanceled", message: "Download canceled"))
         #expect(reported.finished && reported.state == .purchased)
         #expect(h.state.queue.isEmpty)
         #expect(h.state.ledger.isEmpty)
@@ -182,21 +197,30 @@ struct DownloadTests {
         #expect(h.state.queued(t.id)?.downloads[0].error == TransactionError(.cloudServiceNetworkConnectionFailed))
         try h.apply(.recordDownloadProgress(t.id, content: "soundtrack", downloadedBytes: 2096))
         e = try h.apply(.finish([t.id]))
-        #expect(e.events.map(\.kind) == [.transactionDeliveryFailed(h.transaction(t.id)!, TransactionError(.cloudServiceNetworkConnectionFailed))])
+        #expect(
+            e.events.map(\.kind) == [
+                .transactionDeliveryFailed(h.transaction(t.id)!, TransactionError(.cloudServiceNetworkConnectionFailed))
+            ])
     }
 
     @Test("activeDownloads names what download run would drive, or why nothing")
     func activeDownloads() throws {
         var h = MachineHarness()
         let t = try h.buy(MachineHarness.levelpack)
-        #expect(throws: StoreError.notAllowed(
-            "no active download of transaction \(t.id): 'levels' is waiting, 'soundtrack' is waiting; start or resume them with 'iapctl download start|resume \(t.id)'"
-        )) { try h.machine.activeDownloads(of: t.id, content: nil, archive: h.archive) }
-        #expect(throws: StoreError.notAllowed(
-            "download 'levels' of transaction \(t.id) is waiting, not active; start it with 'iapctl download start \(t.id) --content levels'"
-        )) { try h.machine.activeDownloads(of: t.id, content: "levels", archive: h.archive) }
+        #expect(
+            throws: StoreError.notAllowed(
+                "no active download of transaction \(t.id): 'levels' is waiting, 'soundtrack' is waiting; start or resume them with 'iapctl download start|resume \(t.id)'"
+            )
+        ) { try h.machine.activeDownloads(of: t.id, content: nil, archive: h.archive) }
+        #expect(
+            throws: StoreError.notAllowed(
+                "download 'levels' of transaction \(t.id) is waiting, not active; start it with 'iapctl download start \(t.id) --content levels'"
+            )
+        ) { try h.machine.activeDownloads(of: t.id, content: "levels", archive: h.archive) }
         try h.apply(.download(.start, t.id, content: "soundtrack"))
-        #expect(try h.machine.activeDownloads(of: t.id, content: nil, archive: h.archive).1.map(\.contentIdentifier) == ["soundtrack"])
+        #expect(
+            try h.machine.activeDownloads(of: t.id, content: nil, archive: h.archive).1.map(\.contentIdentifier) == ["soundtrack"]
+        )
     }
 }
 

@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("Fault injection on the state machine")
 struct FaultTests {
@@ -85,10 +86,12 @@ struct FaultTests {
         let e = try h.apply(.clearFaults)
         #expect(e.events.map(\.kind) == [.faultsCleared(count: 1)])
         #expect(h.state.faults.isEmpty && h.state.nextFaultID == 2)
-        h.expectRefusal(.addFault(.purchase, Self.network, count: 0, product: nil), .usage("fault count 0 is out of range; use 1 to 1000"))
+        h.expectRefusal(
+            .addFault(.purchase, Self.network, count: 0, product: nil), .usage("fault count 0 is out of range; use 1 to 1000"))
         h.expectRefusal(
             .addFault(.purchase, Self.network, count: 1, product: ProductID("com.x.nope")),
-            .unknownProduct(ProductID("com.x.nope"), closest: [ProductID("com.x.noads"), ProductID("com.x.vip1"), ProductID("com.x.vip2")]))
+            .unknownProduct(
+                ProductID("com.x.nope"), closest: [ProductID("com.x.noads"), ProductID("com.x.vip1"), ProductID("com.x.vip2")]))
     }
 
     @Test(
@@ -96,7 +99,8 @@ struct FaultTests {
         arguments: [
             ("paymentCancelled", "SKErrorDomain", 2), ("PAYMENTCANCELLED", "SKErrorDomain", 2), ("2", "SKErrorDomain", 2),
             ("0", "SKErrorDomain", 0), ("20", "SKErrorDomain", 20), ("100", "net.robotmedia.store", 100),
-            ("200", "net.robotmedia.store", 200), ("300", "net.robotmedia.store", 300), ("downloadCanceled", "net.robotmedia.store", 300),
+            ("200", "net.robotmedia.store", 200), ("300", "net.robotmedia.store", 300),
+            ("downloadCanceled", "net.robotmedia.store", 300),
             ("136", "SKErrorDomain.dyfstore", 136),
         ])
     func specs(text: String, domain: String, code: Int) throws {
@@ -104,12 +108,15 @@ struct FaultTests {
         #expect(error.domain == domain && error.code == code)
     }
 
-    @Test("bad error specifications name the value, a near name and the accepted forms", arguments: ["21", "-1", "paymentCanceled", "", "101"])
+    @Test(
+        "bad error specifications name the value, a near name and the accepted forms",
+        arguments: ["21", "-1", "paymentCanceled", "", "101"])
     func badSpecs(text: String) {
         #expect(TransactionError(spec: text) == nil)
         let hint = text == "paymentCanceled" ? "did you mean 'paymentCancelled'? " : ""
         #expect(
             TransactionError.specProblem(text)
-                == "unknown error '\(text)'; \(hint)give an SKError name or code 0-20 (paymentCancelled or 2) or a seed code 100, 136, 200, 300")
+                == "unknown error '\(text)'; \(hint)give an SKError name or code 0-20 (paymentCancelled or 2) or a seed code 100, 136, 200, 300"
+        )
     }
 }

@@ -8,7 +8,10 @@ struct InterruptedPurchaseTests {
         var h = MachineHarness { $0.interruptedPurchases = true }
         let t = try h.buy("com.x.coin42", user: UserID("u"), quantity: 2)
         #expect(t.state == .failed(TransactionError(.paymentCancelled)))
-        #expect(h.state.interruptedPurchases == [InterruptedPurchase(transactionID: t.id, productID: t.productID, userID: UserID("u"), quantity: 2)])
+        #expect(
+            h.state.interruptedPurchases == [
+                InterruptedPurchase(transactionID: t.id, productID: t.productID, userID: UserID("u"), quantity: 2)
+            ])
     }
 
     @Test("resolve completes it with a new purchased transaction; the failed one stays as it was")
@@ -34,11 +37,15 @@ struct InterruptedPurchaseTests {
         try h.apply(.resolve(t.id))
         h.expectRefusal(
             .resolve(t.id),
-            .notAllowed("nothing to resolve for transaction \(t.id): it is failed (paymentCancelled), not an interrupted purchase waiting to be resolved"))
+            .notAllowed(
+                "nothing to resolve for transaction \(t.id): it is failed (paymentCancelled), not an interrupted purchase waiting to be resolved"
+            ))
         let resolved = h.state.queue.last!
         h.expectRefusal(
             .resolve(resolved.id),
-            .notAllowed("nothing to resolve for transaction \(resolved.id): it is purchased, not an interrupted purchase waiting to be resolved"))
+            .notAllowed(
+                "nothing to resolve for transaction \(resolved.id): it is purchased, not an interrupted purchase waiting to be resolved"
+            ))
         h.expectRefusal(.resolve(TransactionID(3)), .unknownTransaction(TransactionID(3)))
     }
 

@@ -34,15 +34,23 @@ struct LedgerTests {
         try h.apply(.finish([try h.buy("com.x.coin42", quantity: 2).id]))
         let e = try h.apply(.consume(Self.coin, count: 1))
         #expect(e.events.map(\.kind) == [.productConsumed(Self.coin, count: 1, balance: 1)])
-        h.expectRefusal(.consume(Self.coin, count: 2), .notAllowed("cannot consume 2 of 'com.x.coin42': its balance is 1 (see 'iapctl ledger')"))
+        h.expectRefusal(
+            .consume(Self.coin, count: 2),
+            .notAllowed("cannot consume 2 of 'com.x.coin42': its balance is 1 (see 'iapctl ledger')"))
         try h.apply(.consume(Self.coin, count: 1))
         #expect(h.state.ledger[Self.coin] == LedgerEntry(purchases: 1, units: 2, consumed: 2))
         #expect(h.state.ledger[Self.coin]?.isOwned(.consumable) == false)
-        h.expectRefusal(.consume(ProductID("com.x.coin210"), count: 1), .notAllowed("cannot consume 1 of 'com.x.coin210': its balance is 0 (see 'iapctl ledger')"))
-        h.expectRefusal(.consume(ProductID("com.x.noads"), count: 1), .notAllowed("cannot consume 'com.x.noads': it is nonConsumable; only consumables are consumed"))
+        h.expectRefusal(
+            .consume(ProductID("com.x.coin210"), count: 1),
+            .notAllowed("cannot consume 1 of 'com.x.coin210': its balance is 0 (see 'iapctl ledger')"))
+        h.expectRefusal(
+            .consume(ProductID("com.x.noads"), count: 1),
+            .notAllowed("cannot consume 'com.x.noads': it is nonConsumable; only consumables are consumed"))
         h.expectRefusal(.consume(Self.coin, count: 0), .usage("consume count 0 is out of range; use 1 to 1000000"))
         h.expectRefusal(
             .consume(ProductID("com.x.coin43"), count: 1),
-            .unknownProduct(ProductID("com.x.coin43"), closest: [ProductID("com.x.coin42"), ProductID("com.x.coin1386"), ProductID("com.x.coin210")]))
+            .unknownProduct(
+                ProductID("com.x.coin43"),
+                closest: [ProductID("com.x.coin42"), ProductID("com.x.coin1386"), ProductID("com.x.coin210")]))
     }
 }

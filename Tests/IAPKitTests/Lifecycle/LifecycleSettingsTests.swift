@@ -8,8 +8,10 @@ struct LifecycleSettingsTests {
         arguments: [
             ("ask-to-buy", "yes", "true"), ("interrupted-purchases", "on", "true"), ("fail-transactions", "true", "unknown"),
             ("fail-transactions", "false", "false"), ("fail-transactions", "7", "cloudServiceNetworkConnectionFailed"),
-            ("fail-transactions", "300", "downloadCanceled"), ("store-payments", "Defer", "defer"), ("store-payments", "decline", "decline"),
-            ("finish-after-downloads", "1", "true"), ("downloader", "./fetch.sh --fast", "./fetch.sh --fast"), ("downloader", "none", "none"),
+            ("fail-transactions", "300", "downloadCanceled"), ("store-payments", "Defer", "defer"),
+            ("store-payments", "decline", "decline"),
+            ("finish-after-downloads", "1", "true"), ("downloader", "./fetch.sh --fast", "./fetch.sh --fast"),
+            ("downloader", "none", "none"),
             ("downloader", "", "none"),
         ])
     func values(key: String, value: String, shown: String) throws {
@@ -23,7 +25,10 @@ struct LifecycleSettingsTests {
         "bad values are refused with what is expected",
         arguments: [
             ("ask-to-buy", "maybe", "true or false"),
-            ("fail-transactions", "oops", "false, true, or an SKError name or code 0-20 (paymentCancelled or 2) or a seed code 100, 136, 200, 300"),
+            (
+                "fail-transactions", "oops",
+                "false, true, or an SKError name or code 0-20 (paymentCancelled or 2) or a seed code 100, 136, 200, 300"
+            ),
             ("store-payments", "later", "accept, defer or decline"),
             ("downloader", "a\nb", "a one-line shell command of at most 4096 characters, or none"),
         ])

@@ -11,7 +11,8 @@ struct StorePaymentTests {
         var h = MachineHarness()
         let e = try h.apply(.promote(Self.noads, user: Self.user))
         #expect(h.names(e) == ["storePaymentAccepted", "transactionPurchasing", "transactionPurchased"])
-        let payment = StoredPayment(productID: Self.noads, userID: Self.user, quantity: 1, date: Timestamp.defaultStart.adding(milliseconds: 1000))
+        let payment = StoredPayment(
+            productID: Self.noads, userID: Self.user, quantity: 1, date: Timestamp.defaultStart.adding(milliseconds: 1000))
         #expect(e.events.first?.kind == .storePayment(.accepted, payment))
         #expect(e.transactions.map(\.date) == [payment.date], "one tick: the payment's date is the transaction's")
         #expect(h.state.storedPayments.isEmpty)
@@ -25,10 +26,11 @@ struct StorePaymentTests {
         #expect(h.state.storedPayments.map(\.productID.rawValue) == ["com.x.noads", "com.x.vip2"])
         #expect(h.state.queue.isEmpty)
         let e = try h.apply(.acceptStoredPayments)
-        #expect(h.names(e) == [
-            "storedPaymentAccepted", "transactionPurchasing", "transactionPurchased",
-            "storedPaymentAccepted", "transactionPurchasing", "transactionPurchased",
-        ])
+        #expect(
+            h.names(e) == [
+                "storedPaymentAccepted", "transactionPurchasing", "transactionPurchased",
+                "storedPaymentAccepted", "transactionPurchasing", "transactionPurchased",
+            ])
         #expect(e.transactions.map(\.userID) == [Self.user, nil])
         #expect(h.state.storedPayments.isEmpty)
         #expect(try h.apply(.acceptStoredPayments).events.isEmpty)
@@ -69,6 +71,7 @@ struct StorePaymentTests {
         var h = MachineHarness { $0.storePayments = .defer }
         h.expectRefusal(
             .promote(ProductID("com.x.nope"), user: nil),
-            .unknownProduct(ProductID("com.x.nope"), closest: [ProductID("com.x.noads"), ProductID("com.x.vip1"), ProductID("com.x.vip2")]))
+            .unknownProduct(
+                ProductID("com.x.nope"), closest: [ProductID("com.x.noads"), ProductID("com.x.vip1"), ProductID("com.x.vip2")]))
     }
 }
