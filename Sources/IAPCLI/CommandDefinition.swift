@@ -14,7 +14,9 @@ struct CommandDefinition: Sendable {
 /// Every command of `iapctl`, by path (`"config set"`), in the order help lists them.
 enum CommandTable {
     static let groups: [(spec: CommandSpec, children: [CommandDefinition])] = [
-        (ConfigCommand.group, ConfigCommand.children)
+        (ConfigCommand.group, ConfigCommand.children),
+        (DownloadCommand.group, DownloadCommand.children),
+        (FaultCommand.group, FaultCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -22,6 +24,9 @@ enum CommandTable {
         QueueCommand.definition, FinishCommand.definition, RestoreCommand.definition, DumpCommand.definition,
         ShowCommand.definition, LaunchCommand.definition, EventsCommand.definition, Sha256Command.definition,
         DoctorCommand.definition,
+        DownloadsCommand.definition, PromoteCommand.definition, StoredPaymentsCommand.definition,
+        AcceptStoredCommand.definition, ApproveCommand.definition, DeclineCommand.definition, ResolveCommand.definition,
+        LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,
     ]
 
     /// The root spec the binder walks.

@@ -8,8 +8,11 @@ enum BuyCommand {
             summary: "Buy a product: purchasing, then purchased (or failed, deferred)",
             discussion: """
                 The transaction stays in the queue until finished. Exit 0 when purchased, 1 when it \
-                failed (payments not allowed, an injected fault), 5 when deferred (Ask to Buy). Buying a \
-                non-consumable the account owns succeeds without a new charge, pointing at the first purchase.
+                failed (payments not allowed, an injected fault, fail-transactions, interrupted-purchases), 5 \
+                when deferred (Ask to Buy). Buying a non-consumable the account owns succeeds without a new \
+                charge, pointing at the first purchase. A purchased product with hosted content carries waiting \
+                downloads ('iapctl downloads'); a self-hosted one runs the 'downloader' setting's command, and \
+                exits 1 if it fails.
                 """,
             arguments: [ArgumentSpec("ID", help: "The product identifier")],
             options: [
@@ -27,19 +30,21 @@ enum BuyCommand {
         guard !id.rawValue.isEmpty else { throw i.usageError("empty product identifier; give one such as com.x.coin42") }
         let user = try UserArgument.user(from: i)
         let quantity = try i.int("quantity", in: 1...10) ?? 1
-        return try c.write { s throws(StoreError) in
+        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.buy(id, user: user, quantity: quantity))
-            guard let t = effects.transactions.last else { return .success }
+            guard let t = effects.transactions.last else { return (.success, []) }
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
+                for line in EventText.faultLines(effects) { c.stdout.line(line) }
                 c.stdout.line(TransactionText.line(t))
                 if case .purchased = t.state {
                     c.stdout.line("deliver it, then run 'iapctl finish \(t.id)'")
                 }
             }
-            return ExitCode(for: t)
+            return (ExitCode(for: t), [t])
         }
+        return try DeliveryFollowUp.after(code, delivered: delivered, c)
     }
 }
 

@@ -9,7 +9,12 @@ enum FinishCommand {
             discussion: """
                 All or nothing: if one id cannot be finished nothing is. A purchasing or deferred \
                 transaction cannot be finished, nor one already finished (exit 4); an unknown id exits 3. \
-                --all finishes every purchased, failed and restored transaction in the queue.
+                --all finishes every purchased, failed and restored transaction in the queue. Finishing a \
+                transaction whose downloads have not ended cancels them, as StoreKit does, with a warning. With \
+                'iapctl config set finish-after-downloads true' (RMStore) the finish waits instead (exit 5, \
+                transactionFinishPostponed) and happens when the last download ends; a cancelled download then \
+                reports the transaction failed with error 300 (exit 1 here when it happens now). A delivered \
+                purchased or restored transaction counts in the ledger ('iapctl ledger').
                 """,
             arguments: [ArgumentSpec("TXID", help: "Transaction identifiers", optional: true, variadic: true)],
             options: [.flag("all", help: "Finish every finishable transaction in the queue")],
@@ -24,15 +29,56 @@ enum FinishCommand {
         let command: Command = i.flag("all") ? .finishAll : .finish(ids)
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(command)
-            let finished = effects.transactions
+            let finished = effects.transactions.filter(\.finished)
+            DownloadCommand.removeCancelledCopies(effects, s)
+            warnAboutCancelledDownloads(effects, c)
+            var postponed = false
+            var failed = false
+            for e in effects.events {
+                if case .transactionFinishPostponed = e.kind { postponed = true }
+                if case .transactionDeliveryFailed = e.kind { failed = true }
+            }
             if c.json {
                 c.printTransactions(finished)
-            } else if finished.isEmpty {
+            } else if finished.isEmpty && !postponed {
                 c.stdout.line("nothing to finish")
             } else {
-                for t in finished { c.stdout.line("finished  \(t.id)  \(t.productID)  (\(t.state.name))") }
+                for e in effects.events {
+                    switch e.kind {
+                    case .transactionFinished, .transactionDeliveryFailed, .transactionFinishPostponed:
+                        EventText.line(e).map { c.stdout.line($0) }
+                    default: break
+                    }
+                }
             }
-            return .success
+            if failed { return .declined }
+            return postponed ? .pending : .success
+        }
+    }
+}
+
+extension FinishCommand {
+    /// StoreKit cancels the downloads of a transaction finished before they ended: say so.
+    static func warnAboutCancelledDownloads(_ effects: Effects, _ c: CommandContext) {
+        var cancelled: [(TransactionID, [String])] = []
+        for e in effects.events {
+            let item: (TransactionID, String)
+            switch e.kind {
+            case .download(.cancelled, let transaction, _, let d): item = (transaction, d.contentIdentifier)
+            case .contentDownload(.cancelled, let content): item = (content.transactionID, "self-hosted content")
+            default: continue
+            }
+            if let i = cancelled.firstIndex(where: { $0.0 == item.0 }) {
+                cancelled[i].1.append(item.1)
+            } else {
+                cancelled.append((item.0, [item.1]))
+            }
+        }
+        for (id, names) in cancelled {
+            c.warn(
+                "finishing transaction \(id) cancelled downloads that had not ended: \(names.joined(separator: ", ")) (StoreKit); "
+                    + "run 'iapctl download run \(id)' before finishing, "
+                    + "or 'iapctl config set finish-after-downloads true' to wait for them")
         }
     }
 }

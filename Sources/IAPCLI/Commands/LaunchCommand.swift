@@ -6,12 +6,12 @@ enum LaunchCommand {
         CommandSpec(
             name: "launch",
             summary: "Simulate an app launch: redeliver every unfinished transaction",
-            discussion: "Each unfinished transaction is delivered again as a transactionRedelivered event, as StoreKit does at every launch until the app finishes it.",
+            discussion: "Each unfinished transaction is delivered again as a transactionRedelivered event, as StoreKit does at every launch until the app finishes it. Self-hosted content still waiting, or interrupted while downloading, is fetched again with the 'downloader' setting's command (exit 1 when that fails).",
             examples: ["iapctl launch --json"]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
-        try c.write { s throws(StoreError) in
+        let code = try c.write { s throws(StoreError) in
             let effects = try s.apply(.launch)
             let redelivered = effects.events.compactMap { e -> Transaction? in
                 if case .transactionRedelivered(let t) = e.kind { return t }
@@ -23,7 +23,9 @@ enum LaunchCommand {
                 c.stdout.line("launched: \(redelivered.count) unfinished transaction\(redelivered.count == 1 ? "" : "s") redelivered")
                 for t in redelivered { c.stdout.line("  " + TransactionText.line(t)) }
             }
-            return .success
+            return ExitCode.success
         }
+        let delivered = try SelfHostedDownloader.deliver(c, only: nil)
+        return delivered ? code : .declined
     }
 }

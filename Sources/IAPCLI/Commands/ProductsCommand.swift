@@ -6,7 +6,7 @@ enum ProductsCommand {
         CommandSpec(
             name: "products",
             summary: "Fetch products: localized titles, prices, periods, and invalid ids",
-            discussion: "Without ids, the whole catalog. Ids the catalog lacks, or that are not sold in the storefront, are listed as invalidProductIdentifiers, as SKProductsResponse does.",
+            discussion: "Without ids, the whole catalog. Ids the catalog lacks, or that are not sold in the storefront, are listed as invalidProductIdentifiers, as SKProductsResponse does. An armed products fault ('iapctl fault add products ERROR') fails the request instead: productsRequestFailed, exit 1.",
             arguments: [ArgumentSpec("ID", help: "Product identifiers to fetch", optional: true, variadic: true)],
             options: [
                 .value("storefront", "code", help: "Show prices of this storefront instead of the store's"),
@@ -30,7 +30,13 @@ enum ProductsCommand {
             // Another storefront is a what-if view: prices are shown there, the store's setting
             // stays as it is.
             let (valid, invalid) = s.machine.productsRequest(ids, storefront: storefrontOverride?.code)
-            try s.apply(.requestProducts(ids))
+            let effects = try s.apply(.requestProducts(ids))
+            for e in effects.events {
+                if case .productsRequestFailed(let error) = e.kind {
+                    c.stderr.line("error: the products request failed: \(error) (an armed fault; see 'iapctl fault list')")
+                    return .declined
+                }
+            }
             let storefront = storefrontOverride ?? Storefront.named(s.state.settings.storefront) ?? .usa
             let locale = localeOverride ?? (storefrontOverride?.defaultLocale ?? s.state.settings.effectiveLocale)
             if c.json {

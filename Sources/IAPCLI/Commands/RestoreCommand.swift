@@ -21,7 +21,7 @@ enum RestoreCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let user = try UserArgument.user(from: c.invocation)
-        return try c.write { s throws(StoreError) in
+        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.restore(user: user))
             let restored = effects.transactions
             var failure: TransactionError?
@@ -29,6 +29,7 @@ enum RestoreCommand {
             if c.json {
                 c.printTransactions(restored)
             } else {
+                for line in EventText.faultLines(effects) { c.stdout.line(line) }
                 for t in restored { c.stdout.line(TransactionText.line(t)) }
                 if let failure {
                     c.stdout.line("restore failed: \(failure)")
@@ -36,7 +37,8 @@ enum RestoreCommand {
                     c.stdout.line("restore finished: \(restored.count) transaction\(restored.count == 1 ? "" : "s") restored")
                 }
             }
-            return failure == nil ? .success : .declined
+            return (failure == nil ? .success : .declined, restored)
         }
+        return try DeliveryFollowUp.after(code, delivered: delivered, c)
     }
 }

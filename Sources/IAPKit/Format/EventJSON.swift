@@ -67,6 +67,54 @@ public enum EventJSON {
             w.key("value")
             w.string(value)
             w.endObject()
+        case .download(_, let transaction, let product, let d):
+            w.key("download")
+            DownloadRowJSON.write(d, transaction: transaction, product: product, into: &w)
+        case .contentDownload(_, let c):
+            w.key("download")
+            DownloadRowJSON.write(c, into: &w)
+        case .storePayment(_, let payment):
+            w.key("storePayment")
+            StoredPaymentJSON.write(payment, into: &w)
+        case .transactionFinishPostponed(let t):
+            w.key("transaction")
+            TransactionJSON.write(t, into: &w)
+        case .transactionDeliveryFailed(let t, let error):
+            w.key("transaction")
+            TransactionJSON.write(t, into: &w)
+            w.key("error")
+            TransactionJSON.writeError(error, into: &w)
+        case .interruptedPurchaseResolved(let original, let resolved):
+            w.key("request")
+            w.beginObject()
+            w.key("kind")
+            w.string("resolve")
+            w.key("transactionIdentifier")
+            w.decimalString(original.rawValue)
+            w.key("resolvedTransactionIdentifier")
+            w.decimalString(resolved.rawValue)
+            w.endObject()
+        case .faultAdded(let fault), .faultFired(let fault):
+            w.key("fault")
+            FaultJSON.write(fault, into: &w)
+        case .faultsCleared(let count):
+            w.key("request")
+            w.beginObject()
+            w.key("kind")
+            w.string("faultClear")
+            w.key("count")
+            w.int(count)
+            w.endObject()
+        case .productConsumed(let product, let count, let balance):
+            w.key("ledger")
+            w.beginObject()
+            w.key("productIdentifier")
+            w.string(product.rawValue)
+            w.key("consumed")
+            w.int(count)
+            w.key("balance")
+            w.int(balance)
+            w.endObject()
         }
         w.endObject()
     }

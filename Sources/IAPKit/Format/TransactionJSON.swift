@@ -119,7 +119,7 @@ public enum DownloadJSON {
 
     /// Progress with at most four decimals, computed exactly so output never depends on
     /// floating-point printing.
-    static func progressText(_ p: Double) -> String {
+    public static func progressText(_ p: Double) -> String {
         let scaled = Int((p * 10_000).rounded(.down))
         if scaled >= 10_000 { return "1" }
         if scaled <= 0 { return "0" }

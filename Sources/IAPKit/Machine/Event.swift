@@ -38,6 +38,32 @@ public enum EventKind: Hashable, Sendable {
     case appLaunched(unfinished: Int)
     /// `iapctl config set` changed a setting.
     case settingChanged(key: String, value: String)
+    /// A hosted download moved or made progress (`paymentQueue(_:updatedDownloads:)`): named
+    /// `downloadStarted`, `downloadPaused`, `downloadResumed`, `downloadUpdated` (a progress step),
+    /// `downloadFinished`, `downloadFailed`, `downloadCancelled`.
+    case download(DownloadChange, transaction: TransactionID, product: ProductID, Download)
+    /// Self-hosted content (RMStore's contentDownloader) moved or made progress: named
+    /// `contentDownloadStarted`, `contentDownloadUpdated`, `contentDownloadFinished`,
+    /// `contentDownloadFailed`, `contentDownloadCancelled`.
+    case contentDownload(DownloadChange, ContentDownload)
+    /// The App Store started a purchase and the app answered `shouldAddStorePayment`, or a stored
+    /// payment joined the queue: `storePaymentAccepted` ... `storedPaymentAccepted`.
+    case storePayment(StorePaymentDecision, StoredPayment)
+    /// finish-after-downloads: the finish waits until the transaction's downloads end.
+    case transactionFinishPostponed(Transaction)
+    /// finish-after-downloads: the downloads ended badly, so the transaction was finished and
+    /// reported failed (RMStore's `storePaymentTransactionFailed`, error 300 for a cancellation).
+    case transactionDeliveryFailed(Transaction, TransactionError)
+    /// An interrupted purchase was resolved by a new purchased transaction.
+    case interruptedPurchaseResolved(original: TransactionID, resolved: TransactionID)
+    /// `iapctl fault add` armed a fault.
+    case faultAdded(Fault)
+    /// A fault fired; `remaining` in it is what is left after this firing.
+    case faultFired(Fault)
+    /// `iapctl fault clear` disarmed `count` faults.
+    case faultsCleared(count: Int)
+    /// `iapctl consume` used up units of a consumable; `balance` is what is left.
+    case productConsumed(ProductID, count: Int, balance: Int)
 
     public var name: String {
         switch self {
@@ -57,6 +83,16 @@ public enum EventKind: Hashable, Sendable {
         case .restoreFailed: return "restoreFailed"
         case .appLaunched: return "appLaunched"
         case .settingChanged: return "settingChanged"
+        case .download(let change, _, _, _): return "download" + change.capitalized
+        case .contentDownload(let change, _): return "contentDownload" + change.capitalized
+        case .storePayment(let decision, _): return decision.eventName
+        case .transactionFinishPostponed: return "transactionFinishPostponed"
+        case .transactionDeliveryFailed: return "transactionDeliveryFailed"
+        case .interruptedPurchaseResolved: return "interruptedPurchaseResolved"
+        case .faultAdded: return "faultAdded"
+        case .faultFired: return "faultFired"
+        case .faultsCleared: return "faultsCleared"
+        case .productConsumed: return "productConsumed"
         }
     }
 
@@ -65,6 +101,10 @@ public enum EventKind: Hashable, Sendable {
         switch self {
         case .transactionUpdated(let t), .transactionFinished(let t), .transactionRedelivered(let t): return t
         case .productsRequestFinished, .productsRequestFailed, .restoreFinished, .restoreFailed, .appLaunched, .settingChanged:
+            return nil
+        case .transactionFinishPostponed(let t), .transactionDeliveryFailed(let t, _): return t
+        case .download, .contentDownload, .storePayment, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared,
+            .productConsumed:
             return nil
         }
     }

@@ -6,7 +6,10 @@
 /// catalog, state and commands therefore always give the same events and transactions.
 public struct Machine: Sendable {
     public let catalog: Catalog
-    public private(set) var state: StoreState
+    public internal(set) var state: StoreState
+    /// Faults that fired during the current `apply`, waiting to be recorded as events just before
+    /// the next event (so `faultFired` precedes the failure it caused).
+    var firedFaults: [Fault] = []
 
     public init(catalog: Catalog, state: StoreState) {
         self.catalog = catalog
@@ -17,10 +20,10 @@ public struct Machine: Sendable {
     /// they mutate), so a refused command never leaves a half-done store.
     public mutating func apply(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
         var effects = Effects()
+        firedFaults = []
         switch command {
         case .requestProducts(let ids):
-            let (valid, invalid) = productsRequest(ids)
-            emit(.productsRequestFinished(products: valid.map(\.id), invalid: invalid), into: &effects)
+            requestProducts(ids, into: &effects)
         case .buy(let id, let user, let quantity):
             try buy(id, user: user, quantity: quantity, into: &effects)
         case .finish(let ids):
@@ -42,7 +45,22 @@ public struct Machine: Sendable {
             try setting.set(value, in: &settings)
             state.settings = settings
             emit(.settingChanged(key: key, value: setting.value(in: settings)), into: &effects)
+        case .download(let move, let id, let content):
+            try moveDownloads(move, of: id, content: content, archive: archive, into: &effects)
+        case .recordDownloadProgress(let id, let content, let bytes):
+            try recordDownloadProgress(id, content: content, downloadedBytes: bytes, archive: archive, into: &effects)
+        case .recordContentDownload(let id, let step): try recordContentDownload(id, step, archive: archive, into: &effects)
+        case .promote(let id, let user): try promote(id, user: user, into: &effects)
+        case .acceptStoredPayments: acceptStoredPayments(into: &effects)
+        case .approve(let id): try approve(id, archive: archive, into: &effects)
+        case .decline(let id, let error): try decline(id, error: error, archive: archive, into: &effects)
+        case .resolve(let id): try resolve(id, archive: archive, into: &effects)
+        case .addFault(let point, let error, let count, let product):
+            try addFault(point, error, count: count, product: product, into: &effects)
+        case .clearFaults: clearFaults(into: &effects)
+        case .consume(let id, let count): try consume(id, count: count, into: &effects)
         }
+        flushFiredFaults(into: &effects)
         return effects
     }
 
@@ -71,16 +89,7 @@ public struct Machine: Sendable {
             let allowed = product.type == .consumable || (product.type == .nonRenewing && state.settings.nonRenewingQuantity)
             guard allowed else { throw .quantityNotAllowed(id, product.type) }
         }
-        tick()
-        var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
-        emit(.transactionUpdated(t), into: &effects)
-        if !state.settings.paymentsAllowed {
-            t.state = .failed(TransactionError(.paymentNotAllowed))
-        } else {
-            complete(&t, product: product)
-        }
-        record(t, into: &effects)
-        emit(.transactionUpdated(t), into: &effects)
+        pay(product, user: user, quantity: quantity, into: &effects)
     }
 
     /// The product if it can be bought now, else why not.
@@ -142,11 +151,7 @@ public struct Machine: Sendable {
             guard t.state.isFinishable else { throw .cannotFinish(id, state: t.state.name) }
             targets.append(t)
         }
-        for var t in targets {
-            t.finished = true
-            record(t, into: &effects)
-            emit(.transactionFinished(t), into: &effects)
-        }
+        for t in targets { finishValidated(t, into: &effects) }
     }
 
     // MARK: - Restoring
@@ -160,8 +165,16 @@ public struct Machine: Sendable {
         tick()
         let owned = state.ownership.sorted { $0.value.originalID < $1.value.originalID }
         var count = 0
+        if let error = takeFault(.restore, where: { $0 == nil }) {
+            emit(.restoreFailed(error, user: user), into: &effects)
+            return
+        }
         for (productID, ownership) in owned {
             guard let product = catalog[productID], product.type.isRestorable else { continue }
+            if let error = takeFault(.restore, where: { $0 == productID }) {
+                emit(.restoreFailed(error, user: user), into: &effects)
+                return
+            }
             var t = newTransaction(product, user: user ?? ownership.userID, quantity: 1, state: .restored)
             t.originalID = ownership.originalID
             t.originalDate = ownership.originalDate
@@ -181,12 +194,14 @@ public struct Machine: Sendable {
     }
 
     mutating func emit(_ kind: EventKind, into effects: inout Effects) {
+        flushFiredFaults(into: &effects)
         effects.events.append(Event(seq: state.nextEventSeq, date: state.clock, kind: kind))
         state.nextEventSeq += 1
     }
 
     mutating func record(_ t: Transaction, into effects: inout Effects) {
         state.upsert(t)
+        trackSelfHostedContent(t)
         effects.record(t)
     }
 }

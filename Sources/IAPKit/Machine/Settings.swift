@@ -15,6 +15,18 @@ public struct Settings: Hashable, Sendable, Codable {
     /// REFERENCE section 1 allows quantities above 1 for non-renewing subscriptions too; the
     /// foundation issue allows them for consumables only. This setting turns the former on.
     public var nonRenewingQuantity = false
+    /// Ask to Buy (Xcode's `_askToBuyEnabled`): new payments end deferred until approved or declined.
+    public var askToBuy = false
+    /// Xcode's interrupted purchases: new payments fail until resolved (`iapctl resolve`).
+    public var interruptedPurchases = false
+    /// Xcode's `_failTransactionsEnabled`: every new payment fails with this error.
+    public var failTransactions: TransactionError?
+    /// The answer to `shouldAddStorePayment` for promoted purchases.
+    public var storePayments = StorePaymentPolicy.accept
+    /// RMStore: a transaction is finished only when all its downloads ended (StoreKit cancels them).
+    public var finishAfterDownloads = false
+    /// The command run for self-hosted content (RMStore's contentDownloader), through /bin/sh.
+    public var downloader: String?
 
     public init() {}
 
@@ -31,6 +43,12 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case locale
     case clockStep = "clock-step"
     case nonRenewingQuantity = "nonrenewing-quantity"
+    case askToBuy = "ask-to-buy"
+    case interruptedPurchases = "interrupted-purchases"
+    case failTransactions = "fail-transactions"
+    case storePayments = "store-payments"
+    case finishAfterDownloads = "finish-after-downloads"
+    case downloader
 
     public var summary: String {
         switch self {
@@ -39,6 +57,17 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .locale: return "locale for product text (en_US, zh_CN, ...), or 'auto' to follow the storefront"
         case .clockStep: return "clock advance before each payment or restore: 0, 500ms, 1s, 5m, 2h, 1d"
         case .nonRenewingQuantity: return "true or false: allow quantities above 1 for non-renewing subscriptions"
+        case .askToBuy: return "true or false: Ask to Buy; new payments end deferred until 'iapctl approve' or 'iapctl decline'"
+        case .interruptedPurchases: return "true or false: new payments fail as interrupted purchases until 'iapctl resolve'"
+        case .failTransactions:
+            return "false, true (SKError unknown), or an error (\(TransactionError.specHelp)): every new payment fails with it"
+        case .storePayments:
+            return "accept, defer or decline: the answer to promoted purchases (StoreKit, RMStore's stored payments, DYFStoreKit)"
+        case .finishAfterDownloads:
+            return "true or false: finish a transaction only when its downloads ended (RMStore), "
+                + "instead of cancelling them (StoreKit)"
+        case .downloader:
+            return "a shell command run for self-hosted content, with the transaction JSON on stdin, or 'none'"
         }
     }
 
@@ -51,6 +80,12 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .locale: return settings.locale ?? "auto"
         case .clockStep: return ClockDuration.shortForm(milliseconds: settings.clockStepMilliseconds)
         case .nonRenewingQuantity: return settings.nonRenewingQuantity ? "true" : "false"
+        case .askToBuy: return settings.askToBuy ? "true" : "false"
+        case .interruptedPurchases: return settings.interruptedPurchases ? "true" : "false"
+        case .failTransactions: return settings.failTransactions?.name ?? "false"
+        case .storePayments: return settings.storePayments.rawValue
+        case .finishAfterDownloads: return settings.finishAfterDownloads ? "true" : "false"
+        case .downloader: return settings.downloader ?? "none"
         }
     }
 
@@ -85,6 +120,33 @@ public enum SettingKey: String, CaseIterable, Sendable {
             }
             settings.clockStepMilliseconds = ms
         case .nonRenewingQuantity: settings.nonRenewingQuantity = try bool()
+        case .askToBuy: settings.askToBuy = try bool()
+        case .interruptedPurchases: settings.interruptedPurchases = try bool()
+        case .failTransactions:
+            if let on = try? bool() {
+                settings.failTransactions = on ? TransactionError(.unknown) : nil
+            } else if let error = TransactionError(spec: text) {
+                settings.failTransactions = error
+            } else {
+                throw StoreError.badSettingValue(
+                    key: rawValue, value: text, expected: "false, true, or \(TransactionError.specHelp)")
+            }
+        case .storePayments:
+            guard let policy = StorePaymentPolicy(rawValue: text.lowercased()) else {
+                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "accept, defer or decline")
+            }
+            settings.storePayments = policy
+        case .finishAfterDownloads: settings.finishAfterDownloads = try bool()
+        case .downloader:
+            if text.isEmpty || text == "none" {
+                settings.downloader = nil
+            } else {
+                guard text.count <= 4096, !text.contains("\n"), !text.allSatisfy(\.isWhitespace) else {
+                    throw StoreError.badSettingValue(
+                        key: rawValue, value: text, expected: "a one-line shell command of at most 4096 characters, or none")
+                }
+                settings.downloader = text
+            }
         }
     }
 }

@@ -21,6 +21,19 @@ public struct StoreState: Hashable, Sendable, Codable {
     /// What the user's Apple account owns, by product: the first purchase of each non-consumable
     /// and the original purchase of each auto-renewable subscription. Restore reads this.
     public var ownership: [ProductID: Ownership]
+    /// Armed faults, in the order they fire (`iapctl fault`).
+    public var faults: [Fault] = []
+    public var nextFaultID = 1
+    /// Store-initiated payments the app deferred (RMStore's stored store payments), oldest first.
+    public var storedPayments: [StoredPayment] = []
+    /// Interrupted purchases waiting for `resolve`, oldest first.
+    public var interruptedPurchases: [InterruptedPurchase] = []
+    /// RMStore's keychain persistence: what the app delivered and consumed, by product.
+    public var ledger: [ProductID: LedgerEntry] = [:]
+    /// Self-hosted content of unfinished transactions, by transaction id.
+    public var contentDownloads: [ContentDownload] = []
+    /// finish-after-downloads: transactions whose finish waits for their downloads, by id.
+    public var postponedFinishes: [TransactionID] = []
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

@@ -1,0 +1,33 @@
+import IAPKit
+
+/// `iapctl accept-stored`: RMStore's `acceptStoredStorePayments`.
+enum AcceptStoredCommand {
+    static let definition = CommandDefinition(
+        CommandSpec(
+            name: "accept-stored",
+            summary: "Add every stored promoted payment to the queue",
+            discussion: """
+                RMStore's acceptStoredStorePayments: each stored payment (oldest first) gets a storedPaymentAccepted \
+                event and becomes a purchase, as buy makes one (Ask to Buy, faults and settings apply). A product \
+                no longer sold in the storefront fails with SKError storeProductNotAvailable. Exit 1 when one \
+                failed, else 5 when one is deferred, else 0 (also when nothing was stored).
+                """,
+            examples: ["iapctl accept-stored", "iapctl accept-stored --json"]
+        ), run: run)
+
+    static func run(_ c: CommandContext) throws -> ExitCode {
+        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
+            let effects = try s.apply(.acceptStoredPayments)
+            let ts = effects.transactions
+            if c.json {
+                c.printTransactions(ts)
+            } else if ts.isEmpty {
+                c.stdout.line("no stored payments to accept")
+            } else {
+                for t in ts { c.stdout.line(TransactionText.line(t)) }
+            }
+            return (DeliveryFollowUp.worst(ts), ts)
+        }
+        return try DeliveryFollowUp.after(code, delivered: delivered, c)
+    }
+}

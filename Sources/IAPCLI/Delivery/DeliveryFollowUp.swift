@@ -1,0 +1,22 @@
+import IAPKit
+
+/// What runs after a command delivered transactions: the self-hosted content downloader.
+enum DeliveryFollowUp {
+    /// Runs the downloader for the delivered (purchased or restored) transactions among
+    /// `transactions`; a content download that fails turns a success into exit 1 ("download
+    /// failed", SPEC section 5).
+    static func after(_ code: ExitCode, delivered transactions: [Transaction], _ c: CommandContext) throws -> ExitCode {
+        let ids = transactions.filter { $0.state == .purchased || $0.state == .restored }.map(\.id)
+        guard !ids.isEmpty else { return code }
+        let succeeded = try SelfHostedDownloader.deliver(c, only: ids)
+        return succeeded || code != .success ? code : .declined
+    }
+
+    /// The exit code for several transactions: failed beats pending beats success.
+    static func worst(_ ts: [Transaction]) -> ExitCode {
+        let codes = ts.map(ExitCode.init(for:))
+        if codes.contains(.declined) { return .declined }
+        if codes.contains(.pending) { return .pending }
+        return .success
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import IAPKit
+
+/// RMStore's content downloader (`RMStoreContentDownloader`), as a command: the `downloader`
+/// setting names a shell command that iapctl runs for each purchased or restored transaction of
+/// a product marked `selfHosted`.
+///
+/// The command runs through `/bin/sh -c` with the transaction's JSON (the shape `iapctl show
+/// --json` prints) and a newline on stdin, and `IAPCTL_TRANSACTION_ID` and `IAPCTL_PRODUCT_ID` in
+/// its environment. Each stdout line `progress X` (X from 0 to 1) is RMStore's progress block;
+/// other lines are ignored (log to stderr, which passes through). Exit status 0 is the success
+/// block, anything else the failure block. Every report becomes a `recordContentDownload`
+/// command, so the machine stays free of processes and each step is committed as it happens.
+/// The store is not locked while the command runs: it may call `iapctl` on the same store.
+enum SelfHostedDownloader {
+    /// The error domain of a failed downloader.
+    static let errorDomain = "iapctl.downloader"
+
+    /// Runs the downloader for the self-hosted content of `ids` that waits (after a purchase or
+    /// restore), or, with `ids` nil, for every content that waits or was interrupted while active
+    /// (at launch). Returns false when one failed.
+    static func deliver(_ c: CommandContext, only ids: [TransactionID]?) throws -> Bool {
+        let (command, pending) = try c.read { s throws(StoreError) in
+            let due = s.state.contentDownloads.filter { record in
+                if let ids { return record.state == .waiting && ids.contains(record.transactionID) }
+                return record.state == .waiting || record.state == .active
+            }
+            return (s.state.settings.downloader, due)
+        }
+        guard !pending.isEmpty else { return true }
+        guard let command else {
+            if !c.json {
+                for p in pending {
+                    c.stdout.line(
+                        "self-hosted content of \(p.transactionID) (\(p.productID)) waits for a downloader ('iapctl config set downloader COMMAND')"
+                    )
+                }
+            }
+            return true
+        }
+        var succeeded = true
+        for p in pending {
+            do {
+                succeeded = try run(command, for: p.transactionID, c) && succeeded
+            } catch let error as StoreError where error.exitCode == .notAllowed || error.exitCode == .notFound {
+                // Another iapctl finished the transaction while its content was downloading.
+                c.warn("self-hosted content of \(p.transactionID) was not recorded: \(error)")
+            }
+        }
+        return succeeded
+    }
+
+    /// Runs the downloader once for transaction `id`; true when it succeeded.
+    private static func run(_ command: String, for id: TransactionID, _ c: CommandContext) throws -> Bool {
+        let display = c.json ? nil : ProgressDisplay(console: c.stdout)
+        let label = "content \(id)"
+        let (record, transactionJSON) = try c.write { s throws(StoreError) in
+            let effects = try s.apply(.recordContentDownload(id, .started))
+            if !c.json { for line in EventText.faultLines(effects) { c.stdout.line(line) } }
+            return (s.machine.contentDownload(of: id), try s.transaction(id).map(TransactionJSON.string) ?? "{}")
+        }
+        guard let record, record.state == .active else {
+            let error = record?.error.map { "\($0)" } ?? "it was not started"
+            display?.end(label, "failed: \(error)")
+            c.stderr.line("error: self-hosted content of transaction \(id) failed: \(error)")
+            return false
+        }
+        display?.step(label, progress: 0, detail: record.productID.rawValue)
+
+        let outcome = execute(command, input: transactionJSON + "\n", transaction: id, product: record.productID, c) {
+            basisPoints throws in
+            try c.write { s throws(StoreError) in _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints)))
+            }
+            display?.step(label, progress: Double(basisPoints) / 10_000, detail: record.productID.rawValue)
+        }
+        let step: ContentDownloadStep = outcome.map(ContentDownloadStep.failed) ?? .finished
+        try c.write { s throws(StoreError) in
+            let effects = try s.apply(.recordContentDownload(id, step))
+            if let display {
+                display.end(label, outcome.map { "failed: \($0)" } ?? "finished")
+                for e in effects.events {
+                    switch e.kind {
+                    case .transactionFinished, .transactionDeliveryFailed: EventText.line(e).map { c.stdout.line($0) }
+                    default: break
+                    }
+                }
+            }
+        }
+        if let outcome { c.stderr.line("error: self-hosted content of transaction \(id) failed: \(outcome)") }
+        return outcome == nil
+    }
+
+    /// Runs the process and reports its progress lines; returns nil on exit status 0, else the
+    /// error to record.
+    private static func execute(
+        _ command: String, input: String, transaction: TransactionID, product: ProductID, _ c: CommandContext,
+        progress: (Int) throws -> Void
+    ) -> TransactionError? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in c.environment { environment[key] = value }
+        environment["IAPCTL_TRANSACTION_ID"] = transaction.description
+        environment["IAPCTL_PRODUCT_ID"] = product.rawValue
+        process.environment = environment
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        do {
+            // Written before the child starts: it fits the pipe's buffer, and a child that exits
+            // without reading it can then never make the write fail.
+            try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+            try process.run()
+        } catch {
+            return failure(code: 127, "the downloader could not be started: \(error)")
+        }
+        var pending: [UInt8] = []
+        var reportError: Error?
+        func handle(_ line: String) {
+            guard reportError == nil else { return }
+            let words = line.split(whereSeparator: \.isWhitespace)
+            guard words.first == "progress" else { return }
+            guard words.count == 2, let value = Double(words[1]), value.isFinite, (0...1).contains(value) else {
+                c.warn(
+                    "downloader for transaction \(transaction) printed '\(line)'; expected 'progress' and a number from 0 to 1 (line ignored)"
+                )
+                return
+            }
+            do { try progress(Int((value * 10_000).rounded())) } catch { reportError = error }
+        }
+        let reader = stdout.fileHandleForReading
+        while true {
+            let data = reader.availableData
+            if data.isEmpty { break }
+            pending.append(contentsOf: data)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                handle(String(decoding: pending[..<newline], as: UTF8.self))
+                pending.removeSubrange(...newline)
+            }
+        }
+        if !pending.isEmpty { handle(String(decoding: pending, as: UTF8.self)) }
+        process.waitUntilExit()
+        if let reportError { return failure(code: 1, "its progress could not be recorded: \(reportError)") }
+        let status = process.terminationStatus
+        if process.terminationReason == .uncaughtSignal {
+            return failure(code: 128 + Int(status), "the downloader was killed by signal \(status)")
+        }
+        return status == 0 ? nil : failure(code: Int(status), "the downloader exited with status \(status)")
+    }
+
+    private static func failure(code: Int, _ message: String) -> TransactionError {
+        TransactionError(domain: errorDomain, code: code, name: "downloaderFailed", message: message)
+    }
+}

@@ -1,0 +1,64 @@
+import IAPKit
+
+/// How lifecycle events read for people, one line each: what commands print about side effects
+/// (a download cancelled by a finish, a postponed finish that happened, a fault that fired).
+enum EventText {
+    static func line(_ e: Event) -> String? {
+        switch e.kind {
+        case .download(let change, let transaction, _, let d):
+            var text = "download \(d.contentIdentifier) of \(transaction) \(change.rawValue)"
+            switch change {
+            case .updated: text += ": \(d.downloadedBytes)/\(d.contentLength) bytes, progress \(progress(d.progress))"
+            case .failed: text += d.error.map { ": \($0)" } ?? ""
+            case .started, .paused, .resumed, .finished, .cancelled: break
+            }
+            return text
+        case .contentDownload(let change, let c):
+            var text = "self-hosted content of \(c.transactionID) (\(c.productID)) \(change.rawValue)"
+            switch change {
+            case .updated: text += ": progress \(progress(c.progress))"
+            case .failed: text += c.error.map { ": \($0)" } ?? ""
+            case .started, .paused, .resumed, .finished, .cancelled: break
+            }
+            return text
+        case .storePayment(let decision, let p):
+            switch decision {
+            case .accepted: return "store payment for \(p.productID) accepted: it joins the queue"
+            case .deferred: return "store payment for \(p.productID) deferred: kept until 'iapctl accept-stored'"
+            case .declined: return "store payment for \(p.productID) declined: the app buys the product itself"
+            case .acceptedLater: return "stored payment for \(p.productID) accepted: it joins the queue"
+            }
+        case .transactionFinishPostponed(let t):
+            return "finish of \(t.id) postponed until its downloads end (finish-after-downloads)"
+        case .transactionDeliveryFailed(let t, let error):
+            return "finished  \(t.id)  \(t.productID)  reported failed: \(error)"
+        case .transactionFinished(let t):
+            return "finished  \(t.id)  \(t.productID)  (\(t.state.name))"
+        case .interruptedPurchaseResolved(let original, let resolved):
+            return "interrupted purchase \(original) resolved by transaction \(resolved)"
+        case .faultAdded(let f):
+            return
+                "fault #\(f.id) armed: \(f.point.rawValue)\(f.productID.map { " for \($0)" } ?? "") fails \(f.remaining) time\(f.remaining == 1 ? "" : "s") with \(f.error)"
+        case .faultFired(let f):
+            return "fault #\(f.id) fired at \(f.point.rawValue): \(f.error) (\(f.remaining) left)"
+        case .faultsCleared(let count):
+            return "\(count) fault\(count == 1 ? "" : "s") cleared"
+        case .productConsumed(let product, let count, let balance):
+            return "consumed \(count) of \(product); balance \(balance)"
+        case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
+            .restoreFailed, .appLaunched, .settingChanged:
+            return nil
+        }
+    }
+
+    /// Progress as at most four decimals, as the JSON shows it.
+    static func progress(_ p: Double) -> String { DownloadJSON.progressText(p) }
+
+    /// The fault lines of `effects`, for commands whose request a fault failed.
+    static func faultLines(_ effects: Effects) -> [String] {
+        effects.events.compactMap { e in
+            if case .faultFired = e.kind { return line(e) }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// Fault injection: armed faults make the next matching requests fail, deterministically, in the
+/// order the faults were added. Each firing is recorded as a `faultFired` event.
+extension Machine {
+    /// The most faults a store keeps armed, and the most firings one fault may have: enough for
+    /// any script, and a bound on the state's size.
+    static let maximumFaults = 100
+    static let maximumFaultCount = 1000
+
+    mutating func addFault(
+        _ point: FaultPoint, _ error: TransactionError, count: Int, product: ProductID?, into effects: inout Effects
+    ) throws(StoreError) {
+        guard (1...Machine.maximumFaultCount).contains(count) else {
+            throw .usage("fault count \(count) is out of range; use 1 to \(Machine.maximumFaultCount)")
+        }
+        if let product, catalog[product] == nil {
+            throw .unknownProduct(product, closest: catalog.closest(to: product))
+        }
+        guard state.faults.count < Machine.maximumFaults else {
+            throw .notAllowed("\(Machine.maximumFaults) faults are already armed; remove them with 'iapctl fault clear' first")
+        }
+        let fault = Fault(id: state.nextFaultID, point: point, error: error, remaining: count, productID: product)
+        state.nextFaultID += 1
+        state.faults.append(fault)
+        emit(.faultAdded(fault), into: &effects)
+    }
+
+    mutating func clearFaults(into effects: inout Effects) {
+        let count = state.faults.count
+        state.faults = []
+        emit(.faultsCleared(count: count), into: &effects)
+    }
+
+    /// The error of the first armed fault at `point` that applies to `product`, firing it once;
+    /// nil when none applies. A fault without a product applies to every request at its point;
+    /// one with a product only to requests about that product. The firing is recorded as a
+    /// `faultFired` event just before the next event the command emits.
+    ///
+    /// Commands call this at the moment the simulated App Store would answer, after validating
+    /// their input (a refused command must leave the state unchanged). The receipt-refresh and
+    /// verification commands consume the `refresh-receipt` and `verification` points this way.
+    mutating func takeFault(_ point: FaultPoint, product: ProductID?) -> TransactionError? {
+        takeFault(point) { $0 == nil || $0 == product }
+    }
+
+    /// The first armed fault at `point` whose product `matches`, fired once.
+    mutating func takeFault(_ point: FaultPoint, where matches: (ProductID?) -> Bool) -> TransactionError? {
+        guard let i = state.faults.firstIndex(where: { $0.point == point && matches($0.productID) }) else { return nil }
+        var fault = state.faults[i]
+        fault.remaining -= 1
+        if fault.remaining == 0 { state.faults.remove(at: i) } else { state.faults[i] = fault }
+        firedFaults.append(fault)
+        return fault.error
+    }
+
+    /// Records the faults fired since the last event.
+    mutating func flushFiredFaults(into effects: inout Effects) {
+        guard !firedFaults.isEmpty else { return }
+        let fired = firedFaults
+        firedFaults = []
+        for fault in fired { emit(.faultFired(fault), into: &effects) }
+    }
+
+    /// `SKProductsRequest`: answered, or failed by a `products` fault that names no product or one
+    /// of the requested products (any product, for a whole-catalog request).
+    mutating func requestProducts(_ ids: [ProductID], into effects: inout Effects) {
+        let wanted = Set(ids)
+        if let error = takeFault(.products, where: { $0 == nil || wanted.isEmpty || wanted.contains($0!) }) {
+            emit(.productsRequestFailed(error), into: &effects)
+            return
+        }
+        let (valid, invalid) = productsRequest(ids)
+        emit(.productsRequestFinished(products: valid.map(\.id), invalid: invalid), into: &effects)
+    }
+}

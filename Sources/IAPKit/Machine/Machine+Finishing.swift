@@ -1,0 +1,69 @@
+/// `finishTransaction` and what it does to downloads that have not ended.
+///
+/// StoreKit (the default): finishing removes the transaction from the queue, and with it every
+/// download that has not ended, which is cancelled (REFERENCE section 2: downloads exist only
+/// until the transaction is finished). The CLI warns about it on stderr.
+///
+/// RMStore (setting `finish-after-downloads`): RMStore finishes a transaction only once all its
+/// downloads ended (`hasPendingDownloadsInTransaction:`), so a finish asked earlier is postponed
+/// (`transactionFinishPostponed`) and happens when the last download or self-hosted content ends.
+/// If a download was cancelled, the transaction is reported failed with RMStore's error 300
+/// (`RMStoreErrorCodeDownloadCanceled`); if one failed, with its error (`transactionDeliveryFailed`).
+/// RMStore itself reports the outcome of whichever download ended last; iapctl reports a failure
+/// whenever any download did not finish, as REFERENCE section 2 states it.
+extension Machine {
+    /// Whether a hosted download or the self-hosted content of `t` has not ended yet.
+    public func hasUnendedContent(_ t: Transaction) -> Bool {
+        t.downloads.contains { !$0.state.isTerminal } || (contentDownload(of: t.id).map { !$0.state.isTerminal } ?? false)
+    }
+
+    /// RMStore's verdict on a transaction whose downloads all ended: nil when every one finished.
+    func deliveryError(_ t: Transaction) -> TransactionError? {
+        if t.downloads.contains(where: { $0.state == .cancelled }) { return .downloadCanceled }
+        if let failed = t.downloads.first(where: { $0.state == .failed }) { return failed.error ?? TransactionError(.unknown) }
+        if let c = contentDownload(of: t.id) {
+            if c.state == .cancelled { return .downloadCanceled }
+            if c.state == .failed { return c.error ?? TransactionError(.unknown) }
+        }
+        return nil
+    }
+
+    /// Finishes a transaction `finish` has validated (purchased, failed or restored, in the queue).
+    mutating func finishValidated(_ t: Transaction, into effects: inout Effects) {
+        if state.settings.finishAfterDownloads && hasUnendedContent(t) {
+            if !state.postponedFinishes.contains(t.id) {
+                state.postponedFinishes.append(t.id)
+                emit(.transactionFinishPostponed(t), into: &effects)
+            }
+            return
+        }
+        var t = t
+        let rmStoreVerdict = state.settings.finishAfterDownloads ? deliveryError(t) : nil
+        for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
+            t.downloads[i].state = .cancelled
+            emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
+        }
+        if let i = contentDownloadIndex(t.id) {
+            var c = state.contentDownloads.remove(at: i)
+            if !c.state.isTerminal {
+                c.state = .cancelled
+                emit(.contentDownload(.cancelled, c), into: &effects)
+            }
+        }
+        state.postponedFinishes.removeAll { $0 == t.id }
+        t.finished = true
+        record(t, into: &effects)
+        if let error = rmStoreVerdict {
+            emit(.transactionDeliveryFailed(t, error), into: &effects)
+        } else {
+            credit(t)
+            emit(.transactionFinished(t), into: &effects)
+        }
+    }
+
+    /// Finishes `id` if its finish was postponed and nothing of it is still downloading.
+    mutating func settlePostponedFinish(_ id: TransactionID, into effects: inout Effects) {
+        guard state.postponedFinishes.contains(id), let t = state.queued(id), !hasUnendedContent(t) else { return }
+        finishValidated(t, into: &effects)
+    }
+}

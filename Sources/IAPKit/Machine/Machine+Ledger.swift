@@ -1,0 +1,37 @@
+/// RMStore's keychain persistence (REFERENCE section 4), kept in `state.ledger`.
+///
+/// Counting happens at delivery, as RMStore's `finishTransaction:queue:` calls
+/// `persistTransaction:`: when a purchased or restored transaction is finished (with
+/// `finish-after-downloads`, when it is reported finished after its downloads). Failed
+/// transactions, and those reported failed because a download did not finish, count nothing.
+extension Machine {
+    /// The most units one `consume` may use up.
+    static let maximumConsumeCount = 1_000_000
+
+    /// Credits a transaction that was just delivered.
+    mutating func credit(_ t: Transaction) {
+        guard t.state == .purchased || t.state == .restored else { return }
+        var entry = state.ledger[t.productID] ?? LedgerEntry()
+        entry.purchases += 1
+        entry.units += t.quantity
+        state.ledger[t.productID] = entry
+    }
+
+    /// RMStore's `consumeProductOfIdentifier:`: never below zero, consumables only.
+    mutating func consume(_ id: ProductID, count: Int, into effects: inout Effects) throws(StoreError) {
+        guard let product = catalog[id] else { throw .unknownProduct(id, closest: catalog.closest(to: id)) }
+        guard (1...Machine.maximumConsumeCount).contains(count) else {
+            throw .usage("consume count \(count) is out of range; use 1 to \(Machine.maximumConsumeCount)")
+        }
+        guard product.type == .consumable else {
+            throw .notAllowed("cannot consume '\(id)': it is \(product.type.rawValue); only consumables are consumed")
+        }
+        var entry = state.ledger[id] ?? LedgerEntry()
+        guard entry.balance >= count else {
+            throw .notAllowed("cannot consume \(count) of '\(id)': its balance is \(entry.balance) (see 'iapctl ledger')")
+        }
+        entry.consumed += count
+        state.ledger[id] = entry
+        emit(.productConsumed(id, count: count, balance: entry.balance), into: &effects)
+    }
+}

@@ -1,0 +1,44 @@
+/// Store-initiated (promoted) purchases: the App Store starts a payment and asks the app
+/// `paymentQueue(_:shouldAddStorePayment:for:)` (REFERENCE section 1). The answer is the
+/// `store-payments` setting; see `StorePaymentPolicy`.
+extension Machine {
+    /// The most stored payments a store keeps.
+    static let maximumStoredPayments = 1000
+
+    mutating func promote(_ id: ProductID, user: UserID?, into effects: inout Effects) throws(StoreError) {
+        let product = try sellable(id)
+        if state.settings.storePayments == .defer && state.storedPayments.count >= Machine.maximumStoredPayments {
+            throw .notAllowed(
+                "\(Machine.maximumStoredPayments) store payments are already stored; add them with 'iapctl accept-stored' first")
+        }
+        tick()
+        let payment = StoredPayment(productID: id, userID: user, quantity: 1, date: state.clock)
+        switch state.settings.storePayments {
+        case .accept:
+            emit(.storePayment(.accepted, payment), into: &effects)
+            pay(product, user: user, quantity: 1, ticking: false, into: &effects)
+        case .defer:
+            state.storedPayments.append(payment)
+            emit(.storePayment(.deferred, payment), into: &effects)
+        case .decline:
+            // DYFStoreKit's delegate returns NO, and its demo app then buys the product itself,
+            // unless the device cannot pay (it shows a tip instead).
+            emit(.storePayment(.declined, payment), into: &effects)
+            if state.settings.paymentsAllowed {
+                pay(product, user: user, quantity: 1, ticking: false, into: &effects)
+            }
+        }
+    }
+
+    /// RMStore's `acceptStoredStorePayments`: each stored payment joins the queue, oldest first.
+    mutating func acceptStoredPayments(into effects: inout Effects) {
+        let payments = state.storedPayments
+        state.storedPayments = []
+        for payment in payments {
+            emit(.storePayment(.acceptedLater, payment), into: &effects)
+            // A store's catalog never changes, so the product is always found.
+            guard let product = catalog[payment.productID] else { continue }
+            pay(product, user: payment.userID, quantity: payment.quantity, into: &effects)
+        }
+    }
+}
