@@ -63,10 +63,7 @@ public final class Store {
         let source = try StoreCatalog.Source.read(options.catalogFile)
         var catalog = try source.parse()
         var state = StoreState(bundleID: options.bundleID, appVersion: options.appVersion, start: options.start)
-        for (key, value) in catalog.settings {
-            guard let setting = SettingKey(rawValue: key) else { continue }
-            try setting.set(value, in: &state.settings)
-        }
+        try StoreCatalog.apply(catalog.settings, to: &state, catalogName: source.name)
         if let storefront = options.storefront {
             try SettingKey.storefront.set(storefront, in: &state.settings)
         }
