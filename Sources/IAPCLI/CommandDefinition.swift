@@ -17,6 +17,7 @@ enum CommandTable {
         (ConfigCommand.group, ConfigCommand.children),
         (DownloadCommand.group, DownloadCommand.children),
         (FaultCommand.group, FaultCommand.children),
+        (ReceiptCommand.group, ReceiptCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [

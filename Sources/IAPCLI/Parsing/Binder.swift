@@ -81,6 +81,7 @@ struct Binder {
                     throw unknownCommand(word, in: command, at: commandPath)
                 }
             case .longOption(let name, let attached):
+                descendIntoDefaultSubcommand { $0.option(named: name) != nil }
                 guard let option = command.option(named: name) ?? GlobalOptions.spec(named: name) else {
                     let candidates = (command.options + GlobalOptions.specs).map(\.name)
                     throw .unknownOption(
@@ -89,6 +90,7 @@ struct Binder {
                 }
                 try bind(option, attached: attached, tokens: tokens, index: &index)
             case .shortOption(let name):
+                descendIntoDefaultSubcommand { spec in name.count == 1 && spec.options.contains { $0.short == name.first } }
                 guard let option = shortOption(named: name) else {
                     // `-qty` and `-json` are usually a long option with one dash missing.
                     let candidates = (command.options + GlobalOptions.specs).map(\.name)
@@ -98,6 +100,16 @@ struct Binder {
                 try bind(option, attached: nil, tokens: tokens, index: &index)
             }
         }
+    }
+
+    /// A group with a default subcommand takes that subcommand's own options directly, so
+    /// `receipt --der out.der` is `receipt show --der out.der`; global options stay with the group.
+    private mutating func descendIntoDefaultSubcommand(if declares: (CommandSpec) -> Bool) {
+        guard command.isGroup, !inHelpCommand, let name = command.defaultSubcommand,
+            let subcommand = command.subcommand(named: name), declares(subcommand)
+        else { return }
+        command = subcommand
+        path.append(name)
     }
 
     /// The command's or the global option with the one-letter alias `name`; `-abc` is never one.

@@ -27,6 +27,16 @@ public struct Settings: Hashable, Sendable, Codable {
     public var finishAfterDownloads = false
     /// The command run for self-hosted content (RMStore's contentDownloader), through /bin/sh.
     public var downloader: String?
+    /// The App Store environment the store simulates: the receipt's environment attribute and
+    /// which emulated verifyReceipt endpoint accepts its receipts.
+    public var environment = ReceiptEnvironment.sandbox
+    /// The device's `identifierForVendor` as 32 lowercase hex digits (receipt hash input); nil
+    /// derives one from the bundle id (see `StoreState.deviceIdentifier`).
+    public var deviceID: String?
+    /// The app's shared secret for auto-renewable receipts at verifyReceipt (status 21004).
+    public var sharedSecret: String?
+    /// RMStore's pipeline on every purchase: verify the receipt, download, finish, count.
+    public var autoFinish = false
 
     public init() {}
 
@@ -49,6 +59,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case storePayments = "store-payments"
     case finishAfterDownloads = "finish-after-downloads"
     case downloader
+    case environment
+    case deviceID = "device-id"
+    case sharedSecret = "shared-secret"
+    case autoFinish = "auto-finish"
 
     public var summary: String {
         switch self {
@@ -68,6 +82,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 + "instead of cancelling them (StoreKit)"
         case .downloader:
             return "a shell command run for self-hosted content, with the transaction JSON on stdin, or 'none'"
+        case .environment, .deviceID, .sharedSecret, .autoFinish: return receiptSummary
         }
     }
 
@@ -86,6 +101,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .storePayments: return settings.storePayments.rawValue
         case .finishAfterDownloads: return settings.finishAfterDownloads ? "true" : "false"
         case .downloader: return settings.downloader ?? "none"
+        case .environment, .deviceID, .sharedSecret, .autoFinish: return receiptValue(in: settings)
         }
     }
 
@@ -147,6 +163,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 }
                 settings.downloader = text
             }
+        case .environment, .deviceID, .sharedSecret, .autoFinish: try setReceipt(text, in: &settings)
         }
     }
 }

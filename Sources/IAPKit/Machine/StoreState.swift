@@ -34,6 +34,9 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var contentDownloads: [ContentDownload] = []
     /// finish-after-downloads: transactions whose finish waits for their downloads, by id.
     public var postponedFinishes: [TransactionID] = []
+    /// The SHA-256 of the signing chain copied in by `init --signing-dir` (`<store>/signing`);
+    /// nil means the built-in TEST ONLY chain signs the store's receipts.
+    public var signingSHA256: String?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

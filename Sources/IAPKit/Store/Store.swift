@@ -30,6 +30,7 @@ public final class Store {
     var catalogPath: String { path + "/catalog" }
     var lockPath: String { path + "/lock" }
     var contentPath: String { path + "/catalog-content" }
+    var signingPath: String { path + "/signing" }
 
     public init(path: String, lockTimeout: Double = 10) {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
@@ -74,6 +75,7 @@ public final class Store {
         _ = catalog
         try PosixFile.replaceAtomically(
             catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: path)
+        state.signingSHA256 = try StoreSigning.install(options.signing, in: self)
         unlink(indexPath)
         let journal = try PosixFile.openForWriting(journalPath, truncate: true)
         try journal.write(Journal.headerBytes(), at: 0)

@@ -6,6 +6,9 @@ public struct StoreCreation: Sendable {
     public var appVersion = "1.0"
     public var storefront: String?
     public var start = Timestamp.defaultStart
+    /// The user's own receipt signing chain (`init --signing-dir`), validated; nil for the
+    /// built-in test chain.
+    public var signing: SigningIdentity?
 
     public init(catalogFile: String? = nil) { self.catalogFile = catalogFile }
 }

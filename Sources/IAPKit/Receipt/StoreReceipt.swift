@@ -1,0 +1,73 @@
+/// The app receipt a store would put at `Bundle.main.appStoreReceiptURL`: built from the store's
+/// state and transactions, signed with its signing chain, the same bytes every time for the same
+/// store (REFERENCE section 5).
+///
+/// What it lists, as Apple documents: every non-consumable (its original purchase, once),
+/// every auto-renewable subscription transaction (purchases and renewals, with expiry and, once
+/// refunded, the cancellation date), every non-renewing subscription purchase, and consumables
+/// only until they are finished. Restored copies are not listed again: a restore brings the
+/// original purchases back, which the receipt already holds. Failed, purchasing and deferred
+/// transactions never appear.
+public enum StoreReceipt {
+    /// Whether `t` has an in-app entry in the receipt.
+    public static func lists(_ t: Transaction) -> Bool {
+        guard t.state == .purchased else { return false }
+        switch t.productType {
+        case .consumable: return !t.finished
+        case .nonConsumable: return t.id == t.originalID
+        case .autoRenewable, .nonRenewing: return true
+        }
+    }
+
+    /// The in-app entry of a listed transaction.
+    public static func entry(_ t: Transaction) -> InAppPurchaseReceipt {
+        let subscription = t.productType == .autoRenewable
+        return InAppPurchaseReceipt(
+            quantity: t.quantity, productID: t.productID.rawValue, transactionID: t.id.description,
+            originalTransactionID: t.originalID.description, purchaseDate: t.date, originalPurchaseDate: t.originalDate,
+            expiresDate: t.expiresDate, webOrderLineItemID: t.webOrderLineItemID.map { Int64(truncatingIfNeeded: $0) },
+            cancellationDate: t.revocationDate, isTrialPeriod: subscription ? t.offer == .freeTrial : nil,
+            isInIntroOfferPeriod: subscription ? (t.offer == .payAsYouGo || t.offer == .payUpFront) : nil)
+    }
+
+    /// The payload for `state` with these in-app entries (in the order given), created now.
+    public static func payload(state: StoreState, entries: [InAppPurchaseReceipt]) -> AppReceipt {
+        let device = state.deviceIdentifier
+        let bundleIDData = DER.utf8String(state.bundleID)
+        let opaque = opaqueValue(device: device, bundleID: state.bundleID, created: state.clock)
+        var sha = SHA1()
+        sha.update(device)
+        sha.update(opaque)
+        sha.update(bundleIDData)
+        let environment = state.settings.environment
+        return AppReceipt(
+            environment: environment.receiptValue, bundleID: state.bundleID, bundleIDData: bundleIDData,
+            appVersion: state.appVersion, opaqueValue: opaque, sha1Hash: sha.finalize(), creationDate: state.clock,
+            originalAppVersion: state.originalAppVersion,
+            // Xcode's StoreKit testing writes a far-future expiration (4001-01-01); App Store
+            // receipts of ordinary apps have none.
+            expirationDate: environment == .xcode ? CivilTime(year: 4001, month: 1, day: 1).timestamp : nil,
+            inAppPurchases: entries)
+    }
+
+    /// Apple's opaque value is an 8-byte value that changes with every receipt; iapctl derives it
+    /// from the device, the app and the receipt's creation date, so it is reproducible.
+    static func opaqueValue(device: [UInt8], bundleID: String, created: Timestamp) -> [UInt8] {
+        var sha = SHA256()
+        sha.update(Array("iapctl opaque value ".utf8))
+        sha.update(device)
+        sha.update(Array(" \(bundleID) \(created.milliseconds)".utf8))
+        return Array(sha.finalize().prefix(8))
+    }
+
+    /// The store's receipt: the payload and its signed DER.
+    public static func build(_ session: StoreSession) throws(StoreError) -> (der: [UInt8], receipt: AppReceipt) {
+        var entries: [InAppPurchaseReceipt] = []
+        try session.forEachTransaction { t throws(StoreError) in
+            if lists(t) { entries.append(entry(t)) }
+        }
+        let receipt = payload(state: session.state, entries: entries)
+        let identity = try session.signingIdentity()
+        return (PKCS7SignedData.sign(ReceiptPayload.encode(receipt), with: identity), receipt)
+    }
+}
