@@ -27,7 +27,8 @@ enum FaultCommand {
                 ERROR is \(TransactionError.specHelp); names are case-insensitive. Seed codes: 100 unknown product \
                 identifier, 200 unable to complete verification (RMStore: reported failed but not finished), 300 \
                 download canceled (RMStore's domain net.robotmedia.store), 136 invalid parameter (DYFStoreKit). \
-                Points:
+                At verification, ERROR may also be a verifyReceipt status: 21000-21010 or 21100-21199 \
+                (receiptServerUnavailable is 21005); see 'iapctl help verify-receipt'. Points:
                 """ + "\n\n" + pointsHelp,
             arguments: [
                 ArgumentSpec("POINT", help: "Where it fires: \(FaultPoint.names.joined(separator: ", "))"),
@@ -61,7 +62,9 @@ enum FaultCommand {
         let i = c.invocation
         let point = FaultPoint(rawValue: try i.choice("POINT", among: FaultPoint.names) ?? "")!
         let text = i.positional("ERROR") ?? ""
-        guard let error = TransactionError(spec: text) else { throw i.usageError(TransactionError.specProblem(text)) }
+        // At `verification`, a verifyReceipt status (21005, receiptServerUnavailable) is an error too.
+        let status = point == .verification ? VerifyReceiptStatus.error(spec: text) : nil
+        guard let error = TransactionError(spec: text) ?? status else { throw i.usageError(TransactionError.specProblem(text)) }
         let count = try i.int("count", in: 1...1000) ?? 1
         var product: ProductID?
         if let p = i.value("product") {

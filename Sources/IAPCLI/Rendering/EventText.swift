@@ -45,6 +45,8 @@ enum EventText {
             return "\(count) fault\(count == 1 ? "" : "s") cleared"
         case .productConsumed(let product, let count, let balance):
             return "consumed \(count) of \(product); balance \(balance)"
+        case .receipt(let event):
+            return ReceiptEventText.line(event)
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
             .restoreFailed, .appLaunched, .settingChanged:
             return nil

@@ -115,6 +115,8 @@ public enum EventJSON {
             w.key("balance")
             w.int(balance)
             w.endObject()
+        case .receipt(let event):
+            ReceiptEventJSON.write(event, into: &w)
         }
         w.endObject()
     }

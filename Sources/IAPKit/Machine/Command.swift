@@ -38,6 +38,8 @@ public enum Command: Hashable, Sendable {
     case clearFaults
     /// RMStore's `consumeProductOfIdentifier:`, `count` times.
     case consume(ProductID, count: Int)
+    /// A receipt refresh or verification (issue 5).
+    case receipt(ReceiptRequest)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

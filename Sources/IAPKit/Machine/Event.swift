@@ -64,6 +64,8 @@ public enum EventKind: Hashable, Sendable {
     case faultsCleared(count: Int)
     /// `iapctl consume` used up units of a consumable; `balance` is what is left.
     case productConsumed(ProductID, count: Int, balance: Int)
+    /// A receipt refresh or verification, and what a verification did to a transaction.
+    case receipt(ReceiptEvent)
 
     public var name: String {
         switch self {
@@ -93,6 +95,7 @@ public enum EventKind: Hashable, Sendable {
         case .faultFired: return "faultFired"
         case .faultsCleared: return "faultsCleared"
         case .productConsumed: return "productConsumed"
+        case .receipt(let e): return e.name
         }
     }
 
@@ -106,6 +109,7 @@ public enum EventKind: Hashable, Sendable {
         case .download, .contentDownload, .storePayment, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared,
             .productConsumed:
             return nil
+        case .receipt(let e): return e.transaction
         }
     }
 }

@@ -59,6 +59,7 @@ public struct Machine: Sendable {
             try addFault(point, error, count: count, product: product, into: &effects)
         case .clearFaults: clearFaults(into: &effects)
         case .consume(let id, let count): try consume(id, count: count, into: &effects)
+        case .receipt(let request): try applyReceipt(request, archive: archive, into: &effects)
         }
         flushFiredFaults(into: &effects)
         return effects

@@ -1,0 +1,73 @@
+/// Receipt refreshes and verifications (issue 5; REFERENCE sections 5 and 6).
+///
+/// The machine does no crypto and reads no receipt: verdicts are computed by the receipt layer
+/// (`ReceiptVerifier`, `ReceiptVerification`) from the store's receipt and passed in. What the
+/// machine owns is what must be deterministic and recorded: the injected faults
+/// (`refresh-receipt`, `verification`), the events, and what a verdict does to a transaction.
+extension Machine {
+    mutating func applyReceipt(_ request: ReceiptRequest, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
+        switch request {
+        case .refresh:
+            if let error = takeFault(.refreshReceipt, product: nil) {
+                emit(.receipt(.refreshFailed(error)), into: &effects)
+            } else {
+                emit(.receipt(.refreshFinished), into: &effects)
+            }
+        case .recordVerification(var record):
+            if let fault = takeFault(.verification, product: record.productID) { record.impose(fault) }
+            emit(.receipt(record.passed ? .verified(record) : .verificationFailed(record)), into: &effects)
+        case .finishVerified(let id, let failure):
+            try finishVerified(id, failure: failure, archive: archive, into: &effects)
+        }
+    }
+
+    /// RMStore's `didPurchaseTransaction:` / `didRestoreTransaction:` with a receipt verifier:
+    /// success goes on to `finishTransaction` (downloads and the ledger as `finish` does them);
+    /// failure calls `didFailTransaction:`, which finishes the transaction unless the error is
+    /// `RMStoreErrorCodeUnableToCompleteVerification` ("If we were unable to complete the
+    /// verification we want StoreKit to keep reminding us of the transaction"), and posts
+    /// `storePaymentTransactionFailed`. A failed transaction is not counted in the ledger.
+    private mutating func finishVerified(
+        _ id: TransactionID, failure: TransactionError?, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
+        guard let t = state.queued(id) else {
+            if try archive.transaction(id) != nil { throw .alreadyFinished(id) }
+            throw .unknownTransaction(id)
+        }
+        guard t.state.isFinishable else { throw .cannotFinish(id, state: t.state.name) }
+        var record = ReceiptVerificationRecord(method: .local, transactionID: id, productID: t.productID, error: failure)
+        if let fault = takeFault(.verification, product: t.productID) { record.impose(fault) }
+        guard let error = record.error else {
+            emit(.receipt(.verified(record)), into: &effects)
+            finishValidated(t, into: &effects)
+            return
+        }
+        emit(.receipt(.verificationFailed(record)), into: &effects)
+        var failed = t
+        if !VerifyReceiptStatus.isUnableToComplete(error) { failed = finishUndelivered(t, into: &effects) }
+        emit(.receipt(.transactionVerificationFailed(failed, error)), into: &effects)
+    }
+
+    /// `[queue finishTransaction:]` without delivery: unended downloads are cancelled (StoreKit
+    /// drops them with the transaction), nothing is credited.
+    private mutating func finishUndelivered(_ t: Transaction, into effects: inout Effects) -> Transaction {
+        var t = t
+        for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
+            t.downloads[i].state = .cancelled
+            emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
+        }
+        if let i = contentDownloadIndex(t.id) {
+            var c = state.contentDownloads.remove(at: i)
+            if !c.state.isTerminal {
+                c.state = .cancelled
+                emit(.contentDownload(.cancelled, c), into: &effects)
+            }
+        }
+        state.postponedFinishes.removeAll { $0 == t.id }
+        t.finished = true
+        record(t, into: &effects)
+        return t
+    }
+}
