@@ -14,7 +14,8 @@ struct CommandDefinition: Sendable {
 /// Every command of `iapctl`, by path (`"config set"`), in the order help lists them.
 enum CommandTable {
     static let groups: [(spec: CommandSpec, children: [CommandDefinition])] = [
-        (ConfigCommand.group, ConfigCommand.children)
+        (ConfigCommand.group, ConfigCommand.children),
+        (ClockCommand.group, ClockCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -22,6 +23,8 @@ enum CommandTable {
         QueueCommand.definition, FinishCommand.definition, RestoreCommand.definition, DumpCommand.definition,
         ShowCommand.definition, LaunchCommand.definition, EventsCommand.definition, Sha256Command.definition,
         DoctorCommand.definition,
+        SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
+        ResolveBillingCommand.definition, RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
     ]
 
     /// The root spec the binder walks.

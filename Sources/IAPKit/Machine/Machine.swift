@@ -6,7 +6,9 @@
 /// catalog, state and commands therefore always give the same events and transactions.
 public struct Machine: Sendable {
     public let catalog: Catalog
-    public private(set) var state: StoreState
+    public internal(set) var state: StoreState
+    /// Work a subscription purchase left for the end of the current command (see `Followup`).
+    var followups: [Followup] = []
 
     public init(catalog: Catalog, state: StoreState) {
         self.catalog = catalog
@@ -29,7 +31,7 @@ public struct Machine: Sendable {
             let ids = state.queue.filter { $0.state.isFinishable }.map(\.id)
             try finish(ids, archive: archive, into: &effects)
         case .restore(let user):
-            restore(user: user, into: &effects)
+            try restore(user: user, archive: archive, into: &effects)
         case .launch:
             let queue = state.queue
             emit(.appLaunched(unfinished: queue.count), into: &effects)
@@ -42,7 +44,24 @@ public struct Machine: Sendable {
             try setting.set(value, in: &settings)
             state.settings = settings
             emit(.settingChanged(key: key, value: setting.value(in: settings)), into: &effects)
+        case .advanceClock(let target):
+            try advanceClock(to: target, into: &effects)
+        case .setAutoRenew(let ref, let on):
+            try setAutoRenew(ref, on: on, into: &effects)
+        case .expireSubscription(let ref):
+            try expireSubscription(ref, archive: archive, into: &effects)
+        case .renewSubscription(let ref):
+            try renewSubscription(ref, archive: archive, into: &effects)
+        case .resolveBillingIssue(let ref):
+            try resolveBillingIssue(ref, into: &effects)
+        case .refund(let id, let reason):
+            try refund(id, reason: reason, archive: archive, into: &effects)
+        case .deleteTransaction(let id):
+            try deleteTransaction(id, archive: archive, into: &effects)
+        case .clearTransactions:
+            try clearTransactions(archive: archive, into: &effects)
         }
+        try flushFollowups(archive: archive, into: &effects)
         return effects
     }
 
@@ -71,7 +90,7 @@ public struct Machine: Sendable {
             let allowed = product.type == .consumable || (product.type == .nonRenewing && state.settings.nonRenewingQuantity)
             guard allowed else { throw .quantityNotAllowed(id, product.type) }
         }
-        tick()
+        tickRunningDue(into: &effects)
         var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
         emit(.transactionUpdated(t), into: &effects)
         if !state.settings.paymentsAllowed {
@@ -109,6 +128,7 @@ public struct Machine: Sendable {
     /// App Store does ("You've already purchased this"), pointing at the first purchase.
     mutating func complete(_ t: inout Transaction, product: Product) {
         t.state = .purchased
+        if product.type.isSubscription { return completeSubscription(&t, product: product) }
         if product.type == .nonConsumable, let owned = state.ownership[product.id] {
             t.originalID = owned.originalID
             t.originalDate = owned.originalDate
@@ -156,12 +176,14 @@ public struct Machine: Sendable {
     /// never restored (REFERENCE section 1). `user` is the `applicationUsername` passed to
     /// `restoreCompletedTransactions(withApplicationUsername:)`: StoreKit uses it for fraud
     /// checks, not as a filter, so it is recorded on the restored transactions.
-    private mutating func restore(user: UserID?, into effects: inout Effects) {
-        tick()
+    private mutating func restore(user: UserID?, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+        tickRunningDue(into: &effects)
         let owned = state.ownership.sorted { $0.value.originalID < $1.value.originalID }
         var count = 0
         for (productID, ownership) in owned {
             guard let product = catalog[productID], product.type.isRestorable else { continue }
+            // Subscriptions restore from their billing periods, below.
+            if product.type == .autoRenewable { continue }
             var t = newTransaction(product, user: user ?? ownership.userID, quantity: 1, state: .restored)
             t.originalID = ownership.originalID
             t.originalDate = ownership.originalDate
@@ -170,6 +192,7 @@ public struct Machine: Sendable {
             emit(.transactionUpdated(t), into: &effects)
             count += 1
         }
+        count += try restoreSubscriptions(user: user, archive: archive, into: &effects)
         emit(.restoreFinished(count: count, user: user), into: &effects)
     }
 

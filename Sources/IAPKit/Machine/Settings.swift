@@ -15,6 +15,14 @@ public struct Settings: Hashable, Sendable, Codable {
     /// REFERENCE section 1 allows quantities above 1 for non-renewing subscriptions too; the
     /// foundation issue allows them for consumables only. This setting turns the former on.
     public var nonRenewingQuantity = false
+    /// Xcode's "Enable Billing Retry on Renewal" (`_billingIssuesEnabled`): renewals fail and the
+    /// subscription enters billing retry.
+    public var billingIssues = false
+    /// Xcode's "Enable Billing Grace Period" (`_billingGracePeriodEnabled`): a failed renewal
+    /// keeps access for 6 days (weekly subscriptions) or 16 days (others).
+    public var gracePeriod = false
+    /// What `restore` delivers for auto-renewable subscriptions (see `RestoreRenewals`).
+    public var restoreRenewals = RestoreRenewals.all
 
     public init() {}
 
@@ -31,6 +39,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case locale
     case clockStep = "clock-step"
     case nonRenewingQuantity = "nonrenewing-quantity"
+    case billingIssues = "billing-issues"
+    case gracePeriod = "grace-period"
+    case restoreRenewals = "restore-renewals"
 
     public var summary: String {
         switch self {
@@ -39,6 +50,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .locale: return "locale for product text (en_US, zh_CN, ...), or 'auto' to follow the storefront"
         case .clockStep: return "clock advance before each payment or restore: 0, 500ms, 1s, 5m, 2h, 1d"
         case .nonRenewingQuantity: return "true or false: allow quantities above 1 for non-renewing subscriptions"
+        case .billingIssues: return "true or false: renewals fail and enter billing retry (Xcode's billing retry on renewal)"
+        case .gracePeriod: return "true or false: a failed renewal keeps access 6 days (weekly) or 16 days (Xcode's grace period)"
+        case .restoreRenewals: return "all or latest: restore every subscription period (StoreKit 1) or only the current one"
         }
     }
 
@@ -51,6 +65,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .locale: return settings.locale ?? "auto"
         case .clockStep: return ClockDuration.shortForm(milliseconds: settings.clockStepMilliseconds)
         case .nonRenewingQuantity: return settings.nonRenewingQuantity ? "true" : "false"
+        case .billingIssues: return settings.billingIssues ? "true" : "false"
+        case .gracePeriod: return settings.gracePeriod ? "true" : "false"
+        case .restoreRenewals: return settings.restoreRenewals.rawValue
         }
     }
 
@@ -85,6 +102,13 @@ public enum SettingKey: String, CaseIterable, Sendable {
             }
             settings.clockStepMilliseconds = ms
         case .nonRenewingQuantity: settings.nonRenewingQuantity = try bool()
+        case .billingIssues: settings.billingIssues = try bool()
+        case .gracePeriod: settings.gracePeriod = try bool()
+        case .restoreRenewals:
+            guard let mode = RestoreRenewals(rawValue: text.lowercased()) else {
+                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "all or latest")
+            }
+            settings.restoreRenewals = mode
         }
     }
 }
