@@ -68,7 +68,8 @@ enum ClockCommand {
         let i = c.invocation
         let text = i.positional("DURATION") ?? ""
         guard let duration = parseClockDuration(text) else {
-            throw i.usageError("bad duration '\(text)'; write ISO 8601 such as P1M, P3DT4H, P1Y, or a short form such as 90d, 36h, 500ms")
+            throw i.usageError(
+                "bad duration '\(text)'; write ISO 8601 such as P1M, P3DT4H, P1Y, or a short form such as 90d, 36h, 500ms")
         }
         return try c.write { s throws(StoreError) in
             try move(c, s, to: duration.advance(s.state.clock))
@@ -90,7 +91,11 @@ enum ClockCommand {
         let effects = try s.apply(.advanceClock(to: target))
         var counts: [(name: String, count: Int)] = []
         for e in effects.events where e.name != "clockAdvanced" {
-            if let i = counts.firstIndex(where: { $0.name == e.name }) { counts[i].count += 1 } else { counts.append((e.name, 1)) }
+            if let i = counts.firstIndex(where: { $0.name == e.name }) {
+                counts[i].count += 1
+            } else {
+                counts.append((e.name, 1))
+            }
         }
         let firstSeq = effects.events.first?.seq
         if c.json {
@@ -114,7 +119,8 @@ enum ClockCommand {
                 w.endObject()
             }
         } else {
-            c.stdout.line(from == s.state.clock ? "clock stays at \(from.rfc3339)" : "clock \(s.state.clock.rfc3339) (was \(from.rfc3339))")
+            c.stdout.line(
+                from == s.state.clock ? "clock stays at \(from.rfc3339)" : "clock \(s.state.clock.rfc3339) (was \(from.rfc3339))")
             if !counts.isEmpty {
                 c.stdout.line("on the way: " + counts.map { "\($0.count) \($0.name)" }.joined(separator: ", "))
                 if let firstSeq { c.stdout.line("see 'iapctl events --since \(firstSeq - 1)'") }

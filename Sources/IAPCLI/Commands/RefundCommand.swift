@@ -28,7 +28,8 @@ enum RefundCommand {
                 if c.json {
                     c.printJSON { TransactionJSON.write(t, into: &$0) }
                 } else {
-                    c.stdout.line("refunded: " + TransactionText.line(t) + "  revoked \(t.revocationDate?.rfc3339 ?? "-") reason \(reason)")
+                    c.stdout.line(
+                        "refunded: " + TransactionText.line(t) + "  revoked \(t.revocationDate?.rfc3339 ?? "-") reason \(reason)")
                     if let sub { c.stdout.line(SubscriptionText.line(sub)) }
                 }
             }

@@ -25,7 +25,9 @@ enum ResolveBillingCommand {
         let code = try SubscriptionAction.run(c) { .resolveBillingIssue($0) }
         try c.read { s throws(StoreError) in
             if s.state.settings.billingIssues && !c.json {
-                c.stdout.line("note: billing-issues is still on, so the next renewal will fail again ('iapctl config set billing-issues false')")
+                c.stdout.line(
+                    "note: billing-issues is still on, so the next renewal will fail again ('iapctl config set billing-issues false')"
+                )
             }
         }
         return code

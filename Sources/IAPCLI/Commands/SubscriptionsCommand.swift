@@ -26,7 +26,9 @@ enum SubscriptionsCommand {
                 if case .product(let id) = ref, s.catalog[id]?.type == .nonRenewing {
                     subs = []
                     nonRenewing = nonRenewing.filter { $0.productID == id }
-                    guard !nonRenewing.isEmpty else { throw .notFound("no purchase of the non-renewing subscription '\(id)' (buy it with 'iapctl buy \(id)')") }
+                    guard !nonRenewing.isEmpty else {
+                        throw .notFound("no purchase of the non-renewing subscription '\(id)' (buy it with 'iapctl buy \(id)')")
+                    }
                 } else {
                     let id = try s.machine.subscriptionID(ref)
                     subs = subs.filter { $0.originalID == id }
@@ -57,7 +59,10 @@ enum SubscriptionAction {
 
     static func reference(_ c: CommandContext) throws -> SubscriptionReference {
         let word = c.invocation.positional("ID") ?? ""
-        guard !word.isEmpty else { throw c.invocation.usageError("empty subscription id; give a product id such as com.x.vip2 or an original transaction id") }
+        guard !word.isEmpty else {
+            throw c.invocation.usageError(
+                "empty subscription id; give a product id such as com.x.vip2 or an original transaction id")
+        }
         return SubscriptionReference(parsing: word)
     }
 

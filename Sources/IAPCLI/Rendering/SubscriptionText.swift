@@ -31,7 +31,9 @@ enum SubscriptionText {
             ])
         }
         for e in nonRenewing {
-            table.add([e.firstID.description, e.productID.rawValue, e.statusName(at: clock), e.expiresDate.rfc3339, "-", "-", "-"])
+            table.add([
+                e.firstID.description, e.productID.rawValue, e.statusName(at: clock), e.expiresDate.rfc3339, "-", "-", "-",
+            ])
         }
         return table.rendered
     }

@@ -43,7 +43,11 @@ public enum SubscriptionJSON {
         w.key("currency")
         w.string(s.currency)
         w.key("upgradeCredit")
-        if let credit = s.upgradeCredit { w.string(credit.decimalString(fractionDigits: fractionDigits(of: s.currency))) } else { w.null() }
+        if let credit = s.upgradeCredit {
+            w.string(credit.decimalString(fractionDigits: fractionDigits(of: s.currency)))
+        } else {
+            w.null()
+        }
         w.key("renewalCount")
         w.int(s.renewals)
         var revocation: (Timestamp, Int)?

@@ -11,10 +11,12 @@ extension Machine {
     /// the same transactions.
     mutating func advanceClock(to target: Timestamp, into effects: inout Effects) throws(StoreError) {
         guard target >= state.clock else {
-            throw .notAllowed("cannot move the clock back from \(state.clock) to \(target); the simulated clock only moves forward")
+            throw .notAllowed(
+                "cannot move the clock back from \(state.clock) to \(target); the simulated clock only moves forward")
         }
         guard target <= Machine.latestClock else {
-            throw .usage("cannot move the clock to \(target.milliseconds) ms: past 9999-12-31T23:59:59.999Z, the last date iapctl writes")
+            throw .usage(
+                "cannot move the clock to \(target.milliseconds) ms: past 9999-12-31T23:59:59.999Z, the last date iapctl writes")
         }
         let from = state.clock
         runDue(through: target, into: &effects)
@@ -86,7 +88,9 @@ extension Machine {
     /// with `grace-period` access for 6 more days (weekly subscriptions) or 16 (others), as
     /// Xcode's StoreKit testing and App Store Connect's Billing Grace Period do (REFERENCE
     /// section 8).
-    private mutating func failRenewal(_ id: TransactionID, at date: Timestamp, period: SubscriptionPeriod?, into effects: inout Effects) {
+    private mutating func failRenewal(
+        _ id: TransactionID, at date: Timestamp, period: SubscriptionPeriod?, into effects: inout Effects
+    ) {
         guard var sub = state.subscriptions[id] else { return }
         let day: Int64 = 86_400_000
         let retryUntil = date.adding(milliseconds: 60 * day)

@@ -5,7 +5,9 @@ extension Machine {
     /// and takes away what it bought: a non-consumable is no longer owned (so no longer restored);
     /// refunding a subscription's current period revokes the subscription (no access, no more
     /// renewals); a non-renewing subscription loses the time that purchase had left to run.
-    mutating func refund(_ id: TransactionID, reason: Int, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func refund(_ id: TransactionID, reason: Int, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
         guard reason == 0 || reason == 1 else {
             throw .usage("bad refund reason \(reason); use 0 (other) or 1 (an issue in the app)")
         }
@@ -15,12 +17,16 @@ extension Machine {
         case .purchased:
             break
         case .restored:
-            throw .notAllowed("cannot refund transaction \(id): it is a restored copy; refund the original purchase \(t.originalID)")
+            throw .notAllowed(
+                "cannot refund transaction \(id): it is a restored copy; refund the original purchase \(t.originalID)")
         case .purchasing, .failed, .deferred:
-            throw .notAllowed("cannot refund transaction \(id): it is \(t.state.name); only purchased transactions can be refunded")
+            throw .notAllowed(
+                "cannot refund transaction \(id): it is \(t.state.name); only purchased transactions can be refunded")
         }
         guard t.charged else {
-            throw .notAllowed("cannot refund transaction \(id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)")
+            throw .notAllowed(
+                "cannot refund transaction \(id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
+            )
         }
         t.revocationDate = state.clock
         t.revocationReason = reason
@@ -55,7 +61,9 @@ extension Machine {
     /// un-owns it; deleting a subscription's first or current-period transaction removes the
     /// subscription (the group is free again, with introductory offer eligibility); deleting a
     /// non-renewing purchase removes the time it had left.
-    mutating func deleteTransaction(_ id: TransactionID, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func deleteTransaction(_ id: TransactionID, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
         guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
         t.isDeleted = true
         record(t, into: &effects)
@@ -112,7 +120,8 @@ extension Machine {
     /// out: the part of its period after now, or none when its period is over. Later purchases,
     /// which were stacked after it, move earlier by as much.
     private func takeBackTime(of t: Transaction) -> NonRenewingEntitlement? {
-        guard var e = state.nonRenewing[t.productID], let end = t.expiresDate, let period = catalog[t.productID]?.subscriptionPeriod
+        guard var e = state.nonRenewing[t.productID], let end = t.expiresDate,
+            let period = catalog[t.productID]?.subscriptionPeriod
         else { return nil }
         let start = period.advance(end, times: -t.quantity)
         let unused = max(0, end.milliseconds - max(start.milliseconds, state.clock.milliseconds))

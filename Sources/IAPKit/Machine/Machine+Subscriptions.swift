@@ -27,7 +27,8 @@ extension Machine {
             state.nonRenewing[product.id] = e
         } else {
             state.nonRenewing[product.id] = NonRenewingEntitlement(
-                productID: product.id, firstID: t.id, latestID: t.id, expiresDate: period.advance(t.date, times: t.quantity), purchases: 1)
+                productID: product.id, firstID: t.id, latestID: t.id, expiresDate: period.advance(t.date, times: t.quantity),
+                purchases: 1)
         }
         t.expiresDate = state.nonRenewing[product.id]?.expiresDate
     }
@@ -46,7 +47,9 @@ extension Machine {
                 offer: nil, status: .active, autoRenew: true, renewalProductID: product.id, offerPeriodsLeft: 0,
                 cycleAnchor: t.date, cyclePeriod: product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month),
                 cycles: 0, upgradeCredit: nil, renewals: 0)
-            open(firstTerms(product, storefront: t.storefront, introEligible: true), of: product, start: t.date, reanchor: true, &t, &sub)
+            open(
+                firstTerms(product, storefront: t.storefront, introEligible: true), of: product, start: t.date, reanchor: true,
+                &t, &sub)
             state.subscriptions[t.id] = sub
             state.subscriptionGroups[group] = t.id
             followups.append(.subscribed(t.id, resubscribed: false))
@@ -55,7 +58,9 @@ extension Machine {
         t.originalID = sub.originalID
         t.originalDate = sub.originalDate
         if case .active = sub.status {
-            if product.id != sub.productID, let current = catalog[sub.productID], GroupChange.isImmediate(from: current, to: product) {
+            if product.id != sub.productID, let current = catalog[sub.productID],
+                GroupChange.isImmediate(from: current, to: product)
+            {
                 let credit = proratedCredit(sub, at: t.date)
                 let replaced = sub.latestID
                 open(regularTerms(product, storefront: t.storefront), of: product, start: t.date, reanchor: true, &t, &sub)
@@ -79,7 +84,9 @@ extension Machine {
                 followups.append(.autoRenewChanged(original: sub.originalID))
             }
         } else {
-            open(firstTerms(product, storefront: t.storefront, introEligible: false), of: product, start: t.date, reanchor: true, &t, &sub)
+            open(
+                firstTerms(product, storefront: t.storefront, introEligible: false), of: product, start: t.date, reanchor: true,
+                &t, &sub)
             sub.autoRenew = true
             sub.renewalProductID = product.id
             followups.append(.subscribed(t.id, resubscribed: true))
@@ -98,7 +105,8 @@ extension Machine {
 
     func regularTerms(_ product: Product, storefront: String) -> PeriodTerms {
         PeriodTerms(
-            period: product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month), price: product.price(in: storefront) ?? .zero,
+            period: product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month),
+            price: product.price(in: storefront) ?? .zero,
             offer: nil)
     }
 
@@ -117,7 +125,8 @@ extension Machine {
             return PeriodTerms(period: whole, price: price, offer: .payUpFront)
         case .payAsYouGo:
             guard let price = intro.price(in: storefront) else { return regular }
-            return PeriodTerms(period: intro.period, price: price, offer: .payAsYouGo, offerPeriodsLeft: intro.numberOfPeriods - 1)
+            return PeriodTerms(
+                period: intro.period, price: price, offer: .payAsYouGo, offerPeriodsLeft: intro.numberOfPeriods - 1)
         }
     }
 
@@ -135,7 +144,8 @@ extension Machine {
     /// Starts a billing period of `sub` with transaction `t`: its end (from the cycle anchor, so
     /// month ends do not drift), a new web order line item id, the price and offer.
     mutating func open(
-        _ terms: PeriodTerms, of product: Product, start: Timestamp, reanchor: Bool, _ t: inout Transaction, _ sub: inout Subscription
+        _ terms: PeriodTerms, of product: Product, start: Timestamp, reanchor: Bool, _ t: inout Transaction,
+        _ sub: inout Subscription
     ) {
         if reanchor || product.id != sub.productID || terms.period != sub.cyclePeriod {
             sub.cycleAnchor = start
@@ -187,7 +197,9 @@ extension Machine {
     /// A renewal: a new purchased transaction with the subscription's original id and a new web
     /// order line item id, for the renewal product, delivered to the queue (REFERENCE section 1).
     @discardableResult
-    mutating func renew(_ id: TransactionID, start: Timestamp, reanchor: Bool, recovered: Bool, into effects: inout Effects) -> Transaction? {
+    mutating func renew(_ id: TransactionID, start: Timestamp, reanchor: Bool, recovered: Bool, into effects: inout Effects)
+        -> Transaction?
+    {
         guard var sub = state.subscriptions[id], let product = catalog[sub.renewalProductID] else { return nil }
         var t = newTransaction(product, user: sub.userID, quantity: 1, state: .purchased)
         t.originalID = sub.originalID
@@ -207,12 +219,17 @@ extension Machine {
     public func subscriptionID(_ ref: SubscriptionReference) throws(StoreError) -> TransactionID {
         switch ref {
         case .product(let productID):
-            guard let product = catalog[productID] else { throw .unknownProduct(productID, closest: catalog.closest(to: productID)) }
+            guard let product = catalog[productID] else {
+                throw .unknownProduct(productID, closest: catalog.closest(to: productID))
+            }
             guard product.type == .autoRenewable, let group = product.subscriptionGroup else {
-                throw .usage("'\(productID)' is \(product.type.rawValue), not an auto-renewable subscription; name a subscription product or an original transaction id")
+                throw .usage(
+                    "'\(productID)' is \(product.type.rawValue), not an auto-renewable subscription; name a subscription product or an original transaction id"
+                )
             }
             guard let id = state.subscriptionGroups[group] else {
-                throw .notFound("no subscription in group '\(group)' of '\(productID)'; buy one first ('iapctl buy \(productID)')")
+                throw .notFound(
+                    "no subscription in group '\(group)' of '\(productID)'; buy one first ('iapctl buy \(productID)')")
             }
             return id
         case .originalTransaction(let id):
@@ -234,7 +251,9 @@ extension Machine {
         guard var sub = state.subscriptions[id] else { return }
         switch sub.status {
         case .expired, .revoked:
-            throw .notAllowed("\(describe(sub)) is \(sub.status.name); auto-renew applies to a live subscription (buy \(sub.productID) to subscribe again)")
+            throw .notAllowed(
+                "\(describe(sub)) is \(sub.status.name); auto-renew applies to a live subscription (buy \(sub.productID) to subscribe again)"
+            )
         case .active, .inGracePeriod, .inBillingRetry:
             break
         }
@@ -248,7 +267,9 @@ extension Machine {
     /// Ends a subscription now, as if the user had cancelled and the period had run out: the
     /// current period's transaction gets today's date as its `expiresDate` (Xcode's "Expire
     /// Subscription").
-    mutating func expireSubscription(_ ref: SubscriptionReference, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func expireSubscription(_ ref: SubscriptionReference, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
         let id = try subscriptionID(ref)
         guard var sub = state.subscriptions[id] else { return }
         switch sub.status {
@@ -265,7 +286,9 @@ extension Machine {
     /// Renews now, ahead of the period's end: the current period ends now and a new one of the
     /// renewal product starts (Xcode's "Renew Subscription"). A forced renewal succeeds whatever
     /// `billing-issues` says; a failing subscription is recovered with `resolve` instead.
-    mutating func renewSubscription(_ ref: SubscriptionReference, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    mutating func renewSubscription(_ ref: SubscriptionReference, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
         let id = try subscriptionID(ref)
         guard var sub = state.subscriptions[id] else { return }
         switch sub.status {
@@ -297,19 +320,24 @@ extension Machine {
             try requireRenewable(sub)
             renew(id, start: state.clock, reanchor: true, recovered: true, into: &effects)
         case .active, .expired, .revoked:
-            throw .notAllowed("\(describe(sub)) is \(sub.status.name); only a subscription in billing retry or its grace period has a billing issue to resolve")
+            throw .notAllowed(
+                "\(describe(sub)) is \(sub.status.name); only a subscription in billing retry or its grace period has a billing issue to resolve"
+            )
         }
         runDue(through: state.clock, into: &effects)
     }
 
     private func requireRenewable(_ sub: Subscription) throws(StoreError) {
         guard let product = catalog[sub.renewalProductID], product.price(in: state.settings.storefront) != nil else {
-            throw .notAllowed("\(describe(sub)) cannot renew: \(sub.renewalProductID) is not sold in storefront \(state.settings.storefront)")
+            throw .notAllowed(
+                "\(describe(sub)) cannot renew: \(sub.renewalProductID) is not sold in storefront \(state.settings.storefront)")
         }
     }
 
     /// Ends the current period now: its transaction's `expiresDate` becomes the clock.
-    private mutating func cutCurrentPeriod(_ sub: inout Subscription, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    private mutating func cutCurrentPeriod(
+        _ sub: inout Subscription, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
         if sub.expiresDate > state.clock, var t = try visibleTransaction(sub.latestID, archive: archive) {
             t.expiresDate = state.clock
             record(t, into: &effects)
@@ -324,7 +352,9 @@ extension Machine {
     /// found by walking history from the oldest subscription's first purchase; `latest`: one for
     /// each subscription's current period. Each restored transaction carries the period's product,
     /// expiry, web order line item id and offer, and points at the original purchase.
-    mutating func restoreSubscriptions(user: UserID?, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) -> Int {
+    mutating func restoreSubscriptions(user: UserID?, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError) -> Int
+    {
         let subs = state.subscriptions.values.sorted { $0.originalID < $1.originalID }
         guard let first = subs.first?.originalID else { return 0 }
         var periods: [Transaction] = []
@@ -381,10 +411,13 @@ extension Machine {
         for item in work {
             switch item {
             case .subscribed(let id, let resubscribed):
-                guard let t = try visibleTransaction(id, archive: archive), let sub = state.subscriptions[t.originalID] else { continue }
+                guard let t = try visibleTransaction(id, archive: archive), let sub = state.subscriptions[t.originalID] else {
+                    continue
+                }
                 emit(.subscriptionStarted(t, sub, resubscribed: resubscribed), into: &effects)
             case .changedProduct(let from, let to):
-                guard var old = try visibleTransaction(from, archive: archive), let new = try visibleTransaction(to, archive: archive),
+                guard var old = try visibleTransaction(from, archive: archive),
+                    let new = try visibleTransaction(to, archive: archive),
                     let sub = state.subscriptions[new.originalID]
                 else { continue }
                 old.isUpgraded = true
@@ -392,7 +425,9 @@ extension Machine {
                 emit(.subscriptionUpgraded(from: old, to: new, sub), into: &effects)
             case .renewalPreferenceChanged(let original, let from):
                 guard let sub = state.subscriptions[original] else { continue }
-                emit(.renewalPreferenceChanged(sub, from: from, change: change(from: sub.productID, to: sub.renewalProductID)), into: &effects)
+                emit(
+                    .renewalPreferenceChanged(sub, from: from, change: change(from: sub.productID, to: sub.renewalProductID)),
+                    into: &effects)
             case .autoRenewChanged(let original):
                 guard let sub = state.subscriptions[original] else { continue }
                 emit(.autoRenewStatusChanged(sub), into: &effects)

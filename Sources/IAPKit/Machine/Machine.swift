@@ -176,7 +176,9 @@ public struct Machine: Sendable {
     /// never restored (REFERENCE section 1). `user` is the `applicationUsername` passed to
     /// `restoreCompletedTransactions(withApplicationUsername:)`: StoreKit uses it for fraud
     /// checks, not as a filter, so it is recorded on the restored transactions.
-    private mutating func restore(user: UserID?, archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    private mutating func restore(
+        user: UserID?, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
         tickRunningDue(into: &effects)
         let owned = state.ownership.sorted { $0.value.originalID < $1.value.originalID }
         var count = 0

@@ -44,7 +44,8 @@ extension EventKind {
         case .transactionRevoked:
             return ServerNotification("REFUND")
         case .transactionUpdated, .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
-            .restoreFinished, .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .transactionDeleted, .transactionsCleared:
+            .restoreFinished, .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .transactionDeleted,
+            .transactionsCleared:
             return nil
         }
     }

@@ -20,14 +20,18 @@ struct SubscriptionCLITests {
         #expect(off.stdout == "active  2000000000000001  com.x.vip2  expires 2026-10-01T00:00:01Z  auto-renew off\n")
         #expect(h.run(["clock", "advance", "P1Y"]).stdout.contains("on the way: 1 subscriptionExpired"))
         let text = h.run(["subscriptions"]).stdout
-        #expect(text == """
-            ORIGINAL          PRODUCT     STATUS   EXPIRES               AUTO-RENEW  RENEWS AS   INTENT
-            2000000000000001  com.x.vip2  expired  2026-10-01T00:00:01Z  off         com.x.vip2  1 cancelled
+        #expect(
+            text == """
+                ORIGINAL          PRODUCT     STATUS   EXPIRES               AUTO-RENEW  RENEWS AS   INTENT
+                2000000000000001  com.x.vip2  expired  2026-10-01T00:00:01Z  off         com.x.vip2  1 cancelled
 
-            """)
+                """)
         let again = h.run(["auto-renew", "on", "2000000000000001"])
         #expect(again.code == 4)
-        #expect(again.stderr == "error: subscription 2000000000000001 (com.x.vip2) is expired; auto-renew applies to a live subscription (buy com.x.vip2 to subscribe again)\n")
+        #expect(
+            again.stderr
+                == "error: subscription 2000000000000001 (com.x.vip2) is expired; auto-renew applies to a live subscription (buy com.x.vip2 to subscribe again)\n"
+        )
         let events = h.run(["events"]).stdout.split(separator: "\n")
         #expect(events.dropLast().last?.contains(#""notification":{"notificationType":"EXPIRED","subtype":"VOLUNTARY"}"#) == true)
     }
@@ -46,24 +50,45 @@ struct SubscriptionCLITests {
         #expect(sub?["isInBillingRetryPeriod"]?.boolValue == true)
         let renew = h.run(["renew", "com.x.vippro"])
         #expect(renew.code == 4)
-        #expect(renew.stderr == "error: subscription 2000000000000001 (com.x.vippro) has a billing issue (inGracePeriod); recover it with 'iapctl resolve 2000000000000001'\n")
+        #expect(
+            renew.stderr
+                == "error: subscription 2000000000000001 (com.x.vippro) has a billing issue (inGracePeriod); recover it with 'iapctl resolve 2000000000000001'\n"
+        )
         let resolved = h.run(["resolve", "com.x.vippro"])
         #expect(resolved.code == 0)
-        #expect(resolved.stdout.hasPrefix("renewed: purchased  2000000000000002  com.x.vippro  $9.99  original 2000000000000001\n"))
-        #expect(resolved.stdout.hasSuffix("note: billing-issues is still on, so the next renewal will fail again ('iapctl config set billing-issues false')\n"))
+        #expect(
+            resolved.stdout.hasPrefix("renewed: purchased  2000000000000002  com.x.vippro  $9.99  original 2000000000000001\n"))
+        #expect(
+            resolved.stdout.hasSuffix(
+                "note: billing-issues is still on, so the next renewal will fail again ('iapctl config set billing-issues false')\n"
+            ))
         let json = h.run(["resolve", "com.x.vippro", "--json"])
         #expect(json.code == 4)
         #expect(h.run(["subscriptions", "--json"]).json?.arrayValue?.first?["status"]?.stringValue == "active")
     }
 
-    @Test("subscription actions: unknown subscriptions exit 3, other products 64, wrong states 4", arguments: [
-        (["renew", "com.x.vip2"], 3, "error: no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')\n"),
-        (["expire", "77"], 3, "error: no subscription has original transaction id 77 (see 'iapctl subscriptions')\n"),
-        (["resolve", "com.x.coin42"], 64, "error: 'com.x.coin42' is consumable, not an auto-renewable subscription; name a subscription product or an original transaction id\n"),
-        (["auto-renew", "off", "com.x.vipp"], 3, "error: unknown product 'com.x.vipp'; closest known: com.x.vip1, com.x.vip2, com.x.vippro (see 'iapctl products')\n"),
-        (["auto-renew", "maybe", "com.x.vip2"], 64, "error: <STATE> expects one of: off, on, got 'maybe'\n"),
-        (["subscriptions", "com.x.vip1"], 3, "error: no purchase of the non-renewing subscription 'com.x.vip1' (buy it with 'iapctl buy com.x.vip1')\n"),
-    ])
+    @Test(
+        "subscription actions: unknown subscriptions exit 3, other products 64, wrong states 4",
+        arguments: [
+            (
+                ["renew", "com.x.vip2"], 3,
+                "error: no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')\n"
+            ),
+            (["expire", "77"], 3, "error: no subscription has original transaction id 77 (see 'iapctl subscriptions')\n"),
+            (
+                ["resolve", "com.x.coin42"], 64,
+                "error: 'com.x.coin42' is consumable, not an auto-renewable subscription; name a subscription product or an original transaction id\n"
+            ),
+            (
+                ["auto-renew", "off", "com.x.vipp"], 3,
+                "error: unknown product 'com.x.vipp'; closest known: com.x.vip1, com.x.vip2, com.x.vippro (see 'iapctl products')\n"
+            ),
+            (["auto-renew", "maybe", "com.x.vip2"], 64, "error: <STATE> expects one of: off, on, got 'maybe'\n"),
+            (
+                ["subscriptions", "com.x.vip1"], 3,
+                "error: no purchase of the non-renewing subscription 'com.x.vip1' (buy it with 'iapctl buy com.x.vip1')\n"
+            ),
+        ])
     func actionErrors(arguments: [String], code: Int32, stderr: String) {
         let h = CLIHarness()
         let r = h.run(arguments)
@@ -116,7 +141,10 @@ struct SubscriptionCLITests {
         _ = h.runInProcess(["buy", "com.x.coin42"])
         let refused = h.run(["delete", "2000000000000001"])
         #expect(refused.code == 64)
-        #expect(refused.stderr == "error: deleting transaction 2000000000000001 cannot be undone; add --yes to confirm (see 'iapctl help delete')\n")
+        #expect(
+            refused.stderr
+                == "error: deleting transaction 2000000000000001 cannot be undone; add --yes to confirm (see 'iapctl help delete')\n"
+        )
         #expect(h.run(["dump"]).json?.arrayValue?.count == 2)
         let deleted = h.run(["delete", "2000000000000001", "--yes"])
         #expect(deleted.code == 0)
@@ -128,7 +156,10 @@ struct SubscriptionCLITests {
         #expect(show.stderr == "error: unknown transaction '2000000000000001' (see 'iapctl queue' or 'iapctl dump')\n")
         let clear = h.run(["clear"])
         #expect(clear.code == 64)
-        #expect(clear.stderr == "error: clearing deletes every transaction and cannot be undone; add --yes to confirm (see 'iapctl help clear')\n")
+        #expect(
+            clear.stderr
+                == "error: clearing deletes every transaction and cannot be undone; add --yes to confirm (see 'iapctl help clear')\n"
+        )
         #expect(h.run(["clear", "--yes"]).stdout == "cleared 1 transaction\n")
         #expect(h.run(["dump"]).stdout == "[]\n")
         #expect(h.run(["queue"]).stdout == "the queue is empty\n")

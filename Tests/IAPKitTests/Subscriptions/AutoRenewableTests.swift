@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("Auto-renewable subscriptions on the state machine")
 struct AutoRenewableTests {
@@ -13,7 +14,8 @@ struct AutoRenewableTests {
         #expect(t.webOrderLineItemID == 2_000_000_000_001)
         #expect(t.charged && t.price == Price(decimal: "12.99")! && t.offer == nil && t.reason == .purchase)
         let expected = Subscription(
-            originalID: t.id, originalDate: Self.bought, group: "vip", userID: nil, productID: ProductID("com.x.vip2"), latestID: t.id,
+            originalID: t.id, originalDate: Self.bought, group: "vip", userID: nil, productID: ProductID("com.x.vip2"),
+            latestID: t.id,
             periodStart: Self.bought, expiresDate: date("2026-04-01T00:00:01Z"), webOrderLineItemID: 2_000_000_000_001,
             periodPrice: Price(decimal: "12.99")!, currency: "USD", offer: nil, status: .active, autoRenew: true,
             renewalProductID: ProductID("com.x.vip2"), offerPeriodsLeft: 0, cycleAnchor: Self.bought,
@@ -33,13 +35,18 @@ struct AutoRenewableTests {
         let effects = try h.advance("P1Y")
         let renewals = effects.transactions
         #expect(renewals.map(\.date) == ["2026-04-01", "2026-07-01", "2026-10-01", "2027-01-01"].map { date($0 + "T00:00:01Z") })
-        #expect(renewals.map(\.expiresDate) == ["2026-07-01", "2026-10-01", "2027-01-01", "2027-04-01"].map { date($0 + "T00:00:01Z") })
-        #expect(renewals.map(\.webOrderLineItemID) == [2_000_000_000_002, 2_000_000_000_003, 2_000_000_000_004, 2_000_000_000_005])
+        #expect(
+            renewals.map(\.expiresDate)
+                == ["2026-07-01", "2026-10-01", "2027-01-01", "2027-04-01"].map { date($0 + "T00:00:01Z") })
+        #expect(
+            renewals.map(\.webOrderLineItemID) == [2_000_000_000_002, 2_000_000_000_003, 2_000_000_000_004, 2_000_000_000_005])
         #expect(renewals.map(\.id) == [2, 3, 4, 5].map { TransactionID(2_000_000_000_000_000 + $0) })
-        #expect(renewals.allSatisfy {
-            $0.originalID == first.id && $0.originalDate == first.date && $0.reason == .renewal && $0.state == .purchased && $0.charged
-                && !$0.finished && $0.productID == first.productID
-        })
+        #expect(
+            renewals.allSatisfy {
+                $0.originalID == first.id && $0.originalDate == first.date && $0.reason == .renewal && $0.state == .purchased
+                    && $0.charged
+                    && !$0.finished && $0.productID == first.productID
+            })
         #expect(h.state.queue.map(\.id) == [first.id] + renewals.map(\.id))
         #expect(effects.events.map(\.name) == Array(repeating: "subscriptionRenewed", count: 4) + ["clockAdvanced"])
         #expect(effects.events.dropLast().map(\.date) == renewals.map(\.date))
@@ -54,7 +61,9 @@ struct AutoRenewableTests {
         try h.advance(to: "2026-01-31T12:00:00Z")
         _ = try h.buy("com.x.vippro")
         let effects = try h.advance("P4M")
-        #expect(effects.transactions.map(\.date) == ["2026-02-28", "2026-03-31", "2026-04-30", "2026-05-31"].map { date($0 + "T12:00:01Z") })
+        #expect(
+            effects.transactions.map(\.date)
+                == ["2026-02-28", "2026-03-31", "2026-04-30", "2026-05-31"].map { date($0 + "T12:00:01Z") })
     }
 
     @Test("a free trial comes first, not charged and flagged; the first paid period follows it")
@@ -119,7 +128,11 @@ struct AutoRenewableTests {
         let sub = try #require(h.subscription("com.x.vip2"))
         #expect(sub.status == .expired(.cancelled) && sub.expirationIntent == .cancelled && !sub.autoRenew)
         #expect(effects.events.first?.kind.serverNotification == ServerNotification("EXPIRED", "VOLUNTARY"))
-        #expect(throws: StoreError.notAllowed("subscription \(first.id) (com.x.vip2) is expired; auto-renew applies to a live subscription (buy com.x.vip2 to subscribe again)")) {
+        #expect(
+            throws: StoreError.notAllowed(
+                "subscription \(first.id) (com.x.vip2) is expired; auto-renew applies to a live subscription (buy com.x.vip2 to subscribe again)"
+            )
+        ) {
             try h.apply(.setAutoRenew(.product(ProductID("com.x.vip2")), on: true))
         }
     }
@@ -161,7 +174,9 @@ struct AutoRenewableTests {
         let effects = try h.apply(.renewSubscription(.product(ProductID("com.x.vip2"))))
         let renewal = try #require(effects.transactions.last)
         #expect(effects.transactions.first?.id == first.id && effects.transactions.first?.expiresDate == now)
-        #expect(renewal.date == now && renewal.reason == .renewal && renewal.expiresDate == SubscriptionPeriod(value: 3, unit: .month).advance(now))
+        #expect(
+            renewal.date == now && renewal.reason == .renewal
+                && renewal.expiresDate == SubscriptionPeriod(value: 3, unit: .month).advance(now))
         #expect(h.events.last?.kind.serverNotification == ServerNotification("DID_RENEW"))
         #expect(try h.advance("P3M").transactions.map(\.date) == [renewal.expiresDate])
     }
@@ -169,10 +184,16 @@ struct AutoRenewableTests {
     @Test("commands name subscriptions by product or original id, with one-line errors")
     func references() throws {
         var h = MachineHarness()
-        #expect(throws: StoreError.notFound("no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')")) {
+        #expect(
+            throws: StoreError.notFound("no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')")
+        ) {
             try h.apply(.renewSubscription(.product(ProductID("com.x.vip2"))))
         }
-        #expect(throws: StoreError.usage("'com.x.noads' is nonConsumable, not an auto-renewable subscription; name a subscription product or an original transaction id")) {
+        #expect(
+            throws: StoreError.usage(
+                "'com.x.noads' is nonConsumable, not an auto-renewable subscription; name a subscription product or an original transaction id"
+            )
+        ) {
             try h.apply(.renewSubscription(.product(ProductID("com.x.noads"))))
         }
         #expect(throws: StoreError.notFound("no subscription has original transaction id 42 (see 'iapctl subscriptions')")) {

@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("Billing retry and grace period")
 struct BillingIssueTests {
@@ -25,9 +26,11 @@ struct BillingIssueTests {
         #expect(sub.status == .expired(.billingError) && sub.expirationIntent == .billingError)
     }
 
-    @Test("with grace-period the subscription keeps access 16 days (monthly) then retries until day 60", arguments: [
-        ("com.x.vippro", Int64(16)), ("com.x.weekly", Int64(6)),
-    ])
+    @Test(
+        "with grace-period the subscription keeps access 16 days (monthly) then retries until day 60",
+        arguments: [
+            ("com.x.vippro", Int64(16)), ("com.x.weekly", Int64(6)),
+        ])
     func gracePeriod(product: String, graceDays: Int64) throws {
         var h = MachineHarness {
             $0.billingIssues = true
@@ -37,12 +40,18 @@ struct BillingIssueTests {
         let end = try #require(t.expiresDate)
         try h.apply(.advanceClock(to: end))
         var sub = try #require(h.subscription(product))
-        #expect(sub.status == .inGracePeriod(until: end.adding(milliseconds: graceDays * Self.day), retryUntil: end.adding(milliseconds: 60 * Self.day)))
+        #expect(
+            sub.status
+                == .inGracePeriod(
+                    until: end.adding(milliseconds: graceDays * Self.day), retryUntil: end.adding(milliseconds: 60 * Self.day)))
         #expect(sub.status.grantsAccess && sub.gracePeriodExpiresDate == end.adding(milliseconds: graceDays * Self.day))
         #expect(h.events.dropLast().last?.kind.serverNotification == ServerNotification("DID_FAIL_TO_RENEW", "GRACE_PERIOD"))
         let effects = try h.apply(.advanceClock(to: end.adding(milliseconds: 61 * Self.day)))
         #expect(effects.events.map(\.name) == ["gracePeriodExpired", "subscriptionExpired", "clockAdvanced"])
-        #expect(effects.events.map(\.date).prefix(2) == [end.adding(milliseconds: graceDays * Self.day), end.adding(milliseconds: 60 * Self.day)])
+        #expect(
+            effects.events.map(\.date).prefix(2) == [
+                end.adding(milliseconds: graceDays * Self.day), end.adding(milliseconds: 60 * Self.day),
+            ])
         #expect(effects.events.first?.kind.serverNotification == ServerNotification("GRACE_PERIOD_EXPIRED"))
         sub = try #require(h.subscription(product))
         #expect(sub.status == .expired(.billingError))
@@ -73,13 +82,21 @@ struct BillingIssueTests {
         try h.advance(to: "2026-02-20T00:00:00Z")
         let renewal = try #require(try h.apply(.resolveBillingIssue(.originalTransaction(t.id))).transactions.first)
         #expect(renewal.date == date("2026-02-20T00:00:00Z") && renewal.expiresDate == date("2026-03-20T00:00:00Z"))
-        #expect(throws: StoreError.notAllowed("subscription \(t.id) (com.x.vippro) is active; only a subscription in billing retry or its grace period has a billing issue to resolve")) {
+        #expect(
+            throws: StoreError.notAllowed(
+                "subscription \(t.id) (com.x.vippro) is active; only a subscription in billing retry or its grace period has a billing issue to resolve"
+            )
+        ) {
             try h.apply(.resolveBillingIssue(.originalTransaction(t.id)))
         }
         // billing-issues is still on: the next renewal fails again.
         try h.advance("P1M")
         #expect(h.subscription("com.x.vippro")?.isInBillingRetry == true)
-        #expect(throws: StoreError.notAllowed("subscription \(t.id) (com.x.vippro) has a billing issue (inBillingRetry); recover it with 'iapctl resolve \(t.id)'")) {
+        #expect(
+            throws: StoreError.notAllowed(
+                "subscription \(t.id) (com.x.vippro) has a billing issue (inBillingRetry); recover it with 'iapctl resolve \(t.id)'"
+            )
+        ) {
             try h.apply(.renewSubscription(.originalTransaction(t.id)))
         }
     }

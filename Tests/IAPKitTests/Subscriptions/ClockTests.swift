@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("The simulated clock")
 struct ClockTests {
@@ -20,19 +21,26 @@ struct ClockTests {
         var h = MachineHarness()
         try h.advance(to: "2026-03-01T00:00:00Z")
         let before = h.state
-        let back = StoreError.notAllowed("cannot move the clock back from 2026-03-01T00:00:00Z to 2026-02-01T00:00:00Z; the simulated clock only moves forward")
+        let back = StoreError.notAllowed(
+            "cannot move the clock back from 2026-03-01T00:00:00Z to 2026-02-01T00:00:00Z; the simulated clock only moves forward"
+        )
         #expect(throws: back) { try h.advance(to: "2026-02-01T00:00:00Z") }
         #expect(back.exitCode == .notAllowed)
         let far = Machine.latestClock.adding(milliseconds: 1)
-        #expect(throws: StoreError.usage("cannot move the clock to \(far.milliseconds) ms: past 9999-12-31T23:59:59.999Z, the last date iapctl writes")) {
+        #expect(
+            throws: StoreError.usage(
+                "cannot move the clock to \(far.milliseconds) ms: past 9999-12-31T23:59:59.999Z, the last date iapctl writes")
+        ) {
             try h.apply(.advanceClock(to: far))
         }
         #expect(h.state == before)
     }
 
-    @Test("what falls due at the same instant happens in original transaction id order", arguments: [
-        ["c.one", "m.paygo", "d.daily"], ["d.daily", "m.paygo", "c.one"],
-    ])
+    @Test(
+        "what falls due at the same instant happens in original transaction id order",
+        arguments: [
+            ["c.one", "m.paygo", "d.daily"], ["d.daily", "m.paygo", "c.one"],
+        ])
     func sameInstant(order: [String]) throws {
         var h = MachineHarness(catalog: TestCatalogs.offers) { $0.clockStepMilliseconds = 0 }
         let bought = try order.map { id throws(StoreError) in try h.buy(id) }
@@ -96,6 +104,7 @@ struct ClockTests {
         let b = try run(steps: 37)
         #expect(a.transactions == b.transactions)
         #expect(a.state.subscriptions == b.state.subscriptions)
-        #expect(a.state.subscriptions.values.allSatisfy { $0.status == .expired(.billingError) || $0.status == .expired(.cancelled) })
+        #expect(
+            a.state.subscriptions.values.allSatisfy { $0.status == .expired(.billingError) || $0.status == .expired(.cancelled) })
     }
 }

@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("Non-renewing subscriptions")
 struct NonRenewingTests {
@@ -8,10 +9,12 @@ struct NonRenewingTests {
         var h = MachineHarness()
         let t = try h.buy("com.x.vip1")
         #expect(t.expiresDate == date("2026-02-01T00:00:01Z") && t.charged && t.webOrderLineItemID == nil)
-        #expect(h.state.nonRenewing == [
-            ProductID("com.x.vip1"): NonRenewingEntitlement(
-                productID: ProductID("com.x.vip1"), firstID: t.id, latestID: t.id, expiresDate: date("2026-02-01T00:00:01Z"), purchases: 1)
-        ])
+        #expect(
+            h.state.nonRenewing == [
+                ProductID("com.x.vip1"): NonRenewingEntitlement(
+                    productID: ProductID("com.x.vip1"), firstID: t.id, latestID: t.id, expiresDate: date("2026-02-01T00:00:01Z"),
+                    purchases: 1)
+            ])
         #expect(h.state.subscriptions.isEmpty && h.state.ownership.isEmpty)
         #expect(try h.advance("P3M").transactions.isEmpty)
         #expect(h.state.nonRenewing[ProductID("com.x.vip1")]?.statusName(at: h.state.clock) == "expired")
@@ -55,7 +58,9 @@ struct NonRenewingTests {
         #expect(h.state.nonRenewing[ProductID("com.x.vip1")]?.statusName(at: h.state.clock) == "active")
         try h.apply(.refund(first.id, reason: 1))
         let e = try #require(h.state.nonRenewing[ProductID("com.x.vip1")])
-        #expect(e.revocation == .init(date: h.state.clock, reason: 1) && e.statusName(at: h.state.clock) == "revoked" && e.purchases == 0)
+        #expect(
+            e.revocation == .init(date: h.state.clock, reason: 1) && e.statusName(at: h.state.clock) == "revoked"
+                && e.purchases == 0)
         let again = try h.buy("com.x.vip1")
         #expect(again.expiresDate == SubscriptionPeriod(value: 1, unit: .month).advance(again.date))
         #expect(h.state.nonRenewing[ProductID("com.x.vip1")]?.statusName(at: h.state.clock) == "active")

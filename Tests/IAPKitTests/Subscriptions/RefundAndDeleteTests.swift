@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("Refunds, delete and clear")
 struct RefundAndDeleteTests {
@@ -53,10 +54,24 @@ struct RefundAndDeleteTests {
         try h.apply(.refund(coin.id, reason: 0))
         let before = h.state
         let cases: [(Command, StoreError)] = [
-            (.refund(trial.id, reason: 0), .notAllowed("cannot refund transaction \(trial.id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)")),
-            (.refund(free.id, reason: 0), .notAllowed("cannot refund transaction \(free.id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)")),
+            (
+                .refund(trial.id, reason: 0),
+                .notAllowed(
+                    "cannot refund transaction \(trial.id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
+                )
+            ),
+            (
+                .refund(free.id, reason: 0),
+                .notAllowed(
+                    "cannot refund transaction \(free.id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
+                )
+            ),
             (.refund(coin.id, reason: 0), .notAllowed("transaction \(coin.id) was already refunded on \(h.state.clock)")),
-            (.refund(restored.id, reason: 0), .notAllowed("cannot refund transaction \(restored.id): it is a restored copy; refund the original purchase \(noads.id)")),
+            (
+                .refund(restored.id, reason: 0),
+                .notAllowed(
+                    "cannot refund transaction \(restored.id): it is a restored copy; refund the original purchase \(noads.id)")
+            ),
             (.refund(TransactionID(7), reason: 0), .unknownTransaction(TransactionID(7))),
             (.refund(noads.id, reason: 2), .usage("bad refund reason 2; use 0 (other) or 1 (an issue in the app)")),
         ]
@@ -108,7 +123,8 @@ struct RefundAndDeleteTests {
         let effects = try h.apply(.clearTransactions)
         #expect(effects.transactions.count == 5 && effects.transactions.allSatisfy(\.isDeleted))
         #expect(effects.events.map(\.kind) == [.transactionsCleared(count: 5)])
-        #expect(h.state.queue.isEmpty && h.state.ownership.isEmpty && h.state.subscriptions.isEmpty && h.state.nonRenewing.isEmpty)
+        #expect(
+            h.state.queue.isEmpty && h.state.ownership.isEmpty && h.state.subscriptions.isEmpty && h.state.nonRenewing.isEmpty)
         #expect(h.state.clock == clock)
         #expect(try h.apply(.restore(user: nil)).transactions.isEmpty)
         #expect(try h.apply(.clearTransactions).events.map(\.kind) == [.transactionsCleared(count: 0)])

@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("Upgrades, downgrades and crossgrades inside a subscription group")
 struct SubscriptionGroupTests {
@@ -76,7 +77,9 @@ struct SubscriptionGroupTests {
         var h = MachineHarness(catalog: TestCatalogs.offers)
         let one = try h.buy("c.one")
         let two = try h.buy("c.two")
-        #expect(two.charged && two.originalID == one.id && two.expiresDate == SubscriptionPeriod(value: 1, unit: .month).advance(two.date))
+        #expect(
+            two.charged && two.originalID == one.id
+                && two.expiresDate == SubscriptionPeriod(value: 1, unit: .month).advance(two.date))
         #expect(h.transactions.first { $0.id == one.id }?.isUpgraded == true)
         #expect(h.eventNames.last == "subscriptionUpgraded")
         // Then an upgrade to level 1, and a downgrade back waits.

@@ -24,7 +24,9 @@ extension MachineHarness {
 
     /// The subscription of the group `product` belongs to.
     func subscription(_ product: String) -> Subscription? {
-        guard let group = machine.catalog[ProductID(product)]?.subscriptionGroup, let id = state.subscriptionGroups[group] else { return nil }
+        guard let group = machine.catalog[ProductID(product)]?.subscriptionGroup, let id = state.subscriptionGroups[group] else {
+            return nil
+        }
         return state.subscriptions[id]
     }
 
@@ -46,11 +48,15 @@ enum TestCatalogs {
     ) -> Product {
         Product(
             id: ProductID(id), type: type, referenceName: id, localizations: [.init(locale: "en_US", title: id, description: id)],
-            prices: [.init(storefront: "USA", price: Price(decimal: price)!)], subscriptionPeriod: period.flatMap(SubscriptionPeriod.init(iso8601:)),
-            subscriptionGroup: type == .autoRenewable ? group : nil, groupLevel: type == .autoRenewable ? level : nil, introductoryOffer: intro)
+            prices: [.init(storefront: "USA", price: Price(decimal: price)!)],
+            subscriptionPeriod: period.flatMap(SubscriptionPeriod.init(iso8601:)),
+            subscriptionGroup: type == .autoRenewable ? group : nil, groupLevel: type == .autoRenewable ? level : nil,
+            introductoryOffer: intro)
     }
 
-    static func offer(_ mode: IntroductoryOffer.PaymentMode, _ period: String, _ count: Int, price: String? = nil) -> IntroductoryOffer {
+    static func offer(_ mode: IntroductoryOffer.PaymentMode, _ period: String, _ count: Int, price: String? = nil)
+        -> IntroductoryOffer
+    {
         IntroductoryOffer(
             paymentMode: mode, period: SubscriptionPeriod(iso8601: period)!, numberOfPeriods: count,
             prices: price.map { [.init(storefront: "USA", price: Price(decimal: $0)!)] } ?? [])
