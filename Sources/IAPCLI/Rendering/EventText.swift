@@ -46,7 +46,10 @@ enum EventText {
         case .productConsumed(let product, let count, let balance):
             return "consumed \(count) of \(product); balance \(balance)"
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
-            .restoreFailed, .appLaunched, .settingChanged:
+            .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .subscriptionStarted, .subscriptionRenewed,
+            .subscriptionUpgraded, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed, .gracePeriodExpired,
+            .subscriptionExpired, .transactionRevoked, .transactionDeleted, .transactionsCleared:
+            // Subscription commands print these themselves.
             return nil
         }
     }

@@ -27,6 +27,14 @@ public struct Settings: Hashable, Sendable, Codable {
     public var finishAfterDownloads = false
     /// The command run for self-hosted content (RMStore's contentDownloader), through /bin/sh.
     public var downloader: String?
+    /// Xcode's "Enable Billing Retry on Renewal" (`_billingIssuesEnabled`): renewals fail and the
+    /// subscription enters billing retry.
+    public var billingIssues = false
+    /// Xcode's "Enable Billing Grace Period" (`_billingGracePeriodEnabled`): a failed renewal
+    /// keeps access for 6 days (weekly subscriptions) or 16 days (others).
+    public var gracePeriod = false
+    /// What `restore` delivers for auto-renewable subscriptions (see `RestoreRenewals`).
+    public var restoreRenewals = RestoreRenewals.all
 
     public init() {}
 
@@ -49,6 +57,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case storePayments = "store-payments"
     case finishAfterDownloads = "finish-after-downloads"
     case downloader
+    case billingIssues = "billing-issues"
+    case gracePeriod = "grace-period"
+    case restoreRenewals = "restore-renewals"
 
     public var summary: String {
         switch self {
@@ -68,6 +79,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 + "instead of cancelling them (StoreKit)"
         case .downloader:
             return "a shell command run for self-hosted content, with the transaction JSON on stdin, or 'none'"
+        case .billingIssues: return "true or false: renewals fail and enter billing retry (Xcode's billing retry on renewal)"
+        case .gracePeriod: return "true or false: a failed renewal keeps access 6 days (weekly) or 16 days (Xcode's grace period)"
+        case .restoreRenewals: return "all or latest: restore every subscription period (StoreKit 1) or only the current one"
         }
     }
 
@@ -86,6 +100,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .storePayments: return settings.storePayments.rawValue
         case .finishAfterDownloads: return settings.finishAfterDownloads ? "true" : "false"
         case .downloader: return settings.downloader ?? "none"
+        case .billingIssues: return settings.billingIssues ? "true" : "false"
+        case .gracePeriod: return settings.gracePeriod ? "true" : "false"
+        case .restoreRenewals: return settings.restoreRenewals.rawValue
         }
     }
 
@@ -147,6 +164,13 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 }
                 settings.downloader = text
             }
+        case .billingIssues: settings.billingIssues = try bool()
+        case .gracePeriod: settings.gracePeriod = try bool()
+        case .restoreRenewals:
+            guard let mode = RestoreRenewals(rawValue: text.lowercased()) else {
+                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "all or latest")
+            }
+            settings.restoreRenewals = mode
         }
     }
 }
