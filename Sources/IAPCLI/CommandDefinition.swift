@@ -18,6 +18,7 @@ enum CommandTable {
         (DownloadCommand.group, DownloadCommand.children),
         (FaultCommand.group, FaultCommand.children),
         (ReceiptCommand.group, ReceiptCommand.children),
+        (ClockCommand.group, ClockCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -28,6 +29,8 @@ enum CommandTable {
         DownloadsCommand.definition, PromoteCommand.definition, StoredPaymentsCommand.definition,
         AcceptStoredCommand.definition, ApproveCommand.definition, DeclineCommand.definition, ResolveCommand.definition,
         LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,
+        SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
+        RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
     ]
 
     /// The root spec the binder walks.

@@ -17,6 +17,7 @@ defer { try? FileManager.default.removeItem(atPath: scratch) }
 
 var figures: [Figure] = []
 figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
+figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
 
 BenchmarkReport.print(figures)
 try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

@@ -32,7 +32,10 @@ enum BuyCommand {
         let quantity = try i.int("quantity", in: 1...10) ?? 1
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.buy(id, user: user, quantity: quantity))
-            guard let t = effects.transactions.last else { return (.success, []) }
+            // The purchase is the subject of the last transactionUpdated event (a subscription
+            // purchase may also re-record an upgraded period, and renewals may fall due first).
+            let updated = effects.events.last { if case .transactionUpdated = $0.kind { true } else { false } }
+            guard let t = updated?.kind.transaction else { return (.success, []) }
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {

@@ -23,7 +23,8 @@ enum RestoreCommand {
         let user = try UserArgument.user(from: c.invocation)
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.restore(user: user))
-            let restored = effects.transactions
+            // Only the restored transactions: renewals that fell due before the restore are not.
+            let restored = effects.transactions.filter { $0.state == .restored }
             var failure: TransactionError?
             for e in effects.events { if case .restoreFailed(let error, _) = e.kind { failure = error } }
             if c.json {

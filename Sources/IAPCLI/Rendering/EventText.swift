@@ -48,7 +48,10 @@ enum EventText {
         case .receipt(let event):
             return ReceiptEventText.line(event)
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
-            .restoreFailed, .appLaunched, .settingChanged:
+            .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .subscriptionStarted, .subscriptionRenewed,
+            .subscriptionUpgraded, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed, .gracePeriodExpired,
+            .subscriptionExpired, .transactionRevoked, .transactionDeleted, .transactionsCleared:
+            // Subscription commands print these themselves.
             return nil
         }
     }

@@ -117,8 +117,65 @@ public enum EventJSON {
             w.endObject()
         case .receipt(let event):
             ReceiptEventJSON.write(event, into: &w)
+        case .clockAdvanced(let from, let to):
+            w.key("clock")
+            w.beginObject()
+            w.key("from")
+            TransactionJSON.optionalDate(from, "fromTimestamp", into: &w)
+            w.key("to")
+            TransactionJSON.optionalDate(to, "toTimestamp", into: &w)
+            w.endObject()
+        case .subscriptionStarted(let t, let s, _), .subscriptionRenewed(let t, let s, _):
+            transactionAndSubscription(t, s, e.kind, into: &w)
+        case .subscriptionUpgraded(let from, let to, let s):
+            w.key("upgradedTransaction")
+            TransactionJSON.write(from, into: &w)
+            transactionAndSubscription(to, s, e.kind, into: &w)
+        case .renewalPreferenceChanged(let s, let from, let change):
+            w.key("previousRenewalProductIdentifier")
+            w.string(from.rawValue)
+            w.key("change")
+            w.optionalString(change?.rawValue)
+            transactionAndSubscription(nil, s, e.kind, into: &w)
+        case .autoRenewStatusChanged(let s), .renewalFailed(let s), .gracePeriodExpired(let s), .subscriptionExpired(let s):
+            transactionAndSubscription(nil, s, e.kind, into: &w)
+        case .transactionRevoked(let t, let s):
+            transactionAndSubscription(t, s, e.kind, into: &w)
+        case .transactionDeleted(let t):
+            w.key("transaction")
+            TransactionJSON.write(t, into: &w)
+        case .transactionsCleared(let count):
+            w.key("request")
+            w.beginObject()
+            w.key("kind")
+            w.string("clear")
+            w.key("count")
+            w.int(count)
+            w.endObject()
         }
         w.endObject()
+    }
+
+    /// The transaction (if any), the subscription's renewal information after the change (if
+    /// any), and the App Store Server Notification the event corresponds to.
+    static func transactionAndSubscription(_ t: Transaction?, _ s: Subscription?, _ kind: EventKind, into w: inout JSONWriter) {
+        if let t {
+            w.key("transaction")
+            TransactionJSON.write(t, into: &w)
+        }
+        w.key("renewalInfo")
+        if let s { SubscriptionJSON.writeRenewalInfo(s, into: &w) } else { w.null() }
+        w.key("notification")
+        if let n = kind.serverNotification {
+            w.beginObject()
+            w.key("notificationType")
+            w.string(n.type)
+            w.key("subtype")
+            w.optionalString(n.subtype)
+            w.endObject()
+        } else {
+            w.null()
+        }
     }
 
     static func request(_ kind: String, error: TransactionError, into w: inout JSONWriter) {

@@ -59,6 +59,12 @@ public enum TransactionJSON {
         w.string(t.reason.rawValue)
         w.key("subscriptionGroupIdentifier")
         w.optionalString(t.subscriptionGroup)
+        w.key("upgradeCredit")
+        if let credit = t.upgradeCredit {
+            w.string(credit.decimalString(fractionDigits: Storefront.named(t.storefront)?.fractionDigits ?? 2))
+        } else {
+            w.null()
+        }
         w.endObject()
     }
 

@@ -40,6 +40,25 @@ public enum Command: Hashable, Sendable {
     case consume(ProductID, count: Int)
     /// A receipt refresh or verification (issue 5).
     case receipt(ReceiptRequest)
+    /// Move the simulated clock forward to a date, running everything that falls due on the way
+    /// in date order: renewals, expiries, the ends of grace and billing retry periods.
+    case advanceClock(to: Timestamp)
+    /// Turn a subscription's auto-renew off or on (Settings > Subscriptions; Xcode's transaction
+    /// manager).
+    case setAutoRenew(SubscriptionReference, on: Bool)
+    /// End a subscription now (Xcode's "Expire Subscription").
+    case expireSubscription(SubscriptionReference)
+    /// Renew a subscription now, ahead of its date (Xcode's "Renew Subscription").
+    case renewSubscription(SubscriptionReference)
+    /// End a billing issue with a successful renewal (Xcode's "Resolve Billing Issue").
+    case resolveBillingIssue(SubscriptionReference)
+    /// Refund a transaction: sets revocationDate and revocationReason (0 other, 1 an issue in
+    /// the app) and takes the entitlement away (Xcode's "Refund Purchase").
+    case refund(TransactionID, reason: Int)
+    /// Remove a transaction from history, as if it never happened (Xcode's deleteTransaction).
+    case deleteTransaction(TransactionID)
+    /// Remove every transaction (Xcode's clearTransactions).
+    case clearTransactions
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it
@@ -47,6 +66,9 @@ public enum Command: Hashable, Sendable {
 public struct Effects: Sendable {
     public internal(set) var events: [Event] = []
     public internal(set) var transactions: [Transaction] = []
+    /// Where each id sits in `transactions`, so recording stays O(1) when one command creates
+    /// many (a clock advance over years of renewals).
+    private var positions: [TransactionID: Int] = [:]
 
     public init() {}
 
@@ -57,9 +79,10 @@ public struct Effects: Sendable {
     }
 
     mutating func record(_ transaction: Transaction) {
-        if let i = transactions.lastIndex(where: { $0.id == transaction.id }) {
+        if let i = positions[transaction.id] {
             transactions[i] = transaction
         } else {
+            positions[transaction.id] = transactions.count
             transactions.append(transaction)
         }
     }

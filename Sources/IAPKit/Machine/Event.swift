@@ -66,6 +66,41 @@ public enum EventKind: Hashable, Sendable {
     case productConsumed(ProductID, count: Int, balance: Int)
     /// A receipt refresh or verification, and what a verification did to a transaction.
     case receipt(ReceiptEvent)
+    /// The simulated clock moved forward (`iapctl clock advance|set`), after everything that fell
+    /// due on the way.
+    case clockAdvanced(from: Timestamp, to: Timestamp)
+    /// A subscription began, or a lapsed one was bought again (server notification SUBSCRIBED,
+    /// INITIAL_BUY or RESUBSCRIBE).
+    case subscriptionStarted(Transaction, Subscription, resubscribed: Bool)
+    /// A period renewed: a new purchased transaction, same original id, delivered to the queue
+    /// (DID_RENEW; BILLING_RECOVERY when it ended a billing issue).
+    case subscriptionRenewed(Transaction, Subscription, recovered: Bool)
+    /// An upgrade, or a crossgrade of the same duration, replaced the current period at once: the
+    /// old period's transaction is marked upgraded and its unused part credited
+    /// (DID_CHANGE_RENEWAL_PREF, UPGRADE).
+    case subscriptionUpgraded(from: Transaction, to: Transaction, Subscription)
+    /// The product the subscription renews into changed: a downgrade or a crossgrade to another
+    /// duration, waiting for the renewal, or (`change` nil) such a change taken back
+    /// (DID_CHANGE_RENEWAL_PREF).
+    case renewalPreferenceChanged(Subscription, from: ProductID, change: GroupChange?)
+    /// Auto-renew was turned on or off (DID_CHANGE_RENEWAL_STATUS).
+    case autoRenewStatusChanged(Subscription)
+    /// A renewal could not be charged: billing retry, and the grace period if enabled
+    /// (DID_FAIL_TO_RENEW, GRACE_PERIOD when in grace).
+    case renewalFailed(Subscription)
+    /// The grace period ended without a successful charge; access ends, retry goes on
+    /// (GRACE_PERIOD_EXPIRED).
+    case gracePeriodExpired(Subscription)
+    /// The subscription ended: auto-renew off, billing retry over, renewal product unavailable,
+    /// or expired on purpose (EXPIRED, with the subtype from the expiration intent).
+    case subscriptionExpired(Subscription)
+    /// A refund: the transaction carries revocationDate and revocationReason; the subscription
+    /// it ended, if any (REFUND).
+    case transactionRevoked(Transaction, Subscription?)
+    /// `iapctl delete` removed a transaction from history (Xcode's deleteTransaction).
+    case transactionDeleted(Transaction)
+    /// `iapctl clear` removed every transaction (Xcode's clearTransactions).
+    case transactionsCleared(count: Int)
 
     public var name: String {
         switch self {
@@ -96,6 +131,18 @@ public enum EventKind: Hashable, Sendable {
         case .faultsCleared: return "faultsCleared"
         case .productConsumed: return "productConsumed"
         case .receipt(let e): return e.name
+        case .clockAdvanced: return "clockAdvanced"
+        case .subscriptionStarted: return "subscriptionStarted"
+        case .subscriptionRenewed: return "subscriptionRenewed"
+        case .subscriptionUpgraded: return "subscriptionUpgraded"
+        case .renewalPreferenceChanged: return "renewalPreferenceChanged"
+        case .autoRenewStatusChanged: return "autoRenewStatusChanged"
+        case .renewalFailed: return "renewalFailed"
+        case .gracePeriodExpired: return "gracePeriodExpired"
+        case .subscriptionExpired: return "subscriptionExpired"
+        case .transactionRevoked: return "transactionRevoked"
+        case .transactionDeleted: return "transactionDeleted"
+        case .transactionsCleared: return "transactionsCleared"
         }
     }
 
@@ -106,8 +153,12 @@ public enum EventKind: Hashable, Sendable {
         case .productsRequestFinished, .productsRequestFailed, .restoreFinished, .restoreFailed, .appLaunched, .settingChanged:
             return nil
         case .transactionFinishPostponed(let t), .transactionDeliveryFailed(let t, _): return t
+        case .subscriptionStarted(let t, _, _), .subscriptionRenewed(let t, _, _), .subscriptionUpgraded(_, let t, _),
+            .transactionRevoked(let t, _), .transactionDeleted(let t):
+            return t
         case .download, .contentDownload, .storePayment, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared,
-            .productConsumed:
+            .productConsumed, .clockAdvanced, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed, .gracePeriodExpired,
+            .subscriptionExpired, .transactionsCleared:
             return nil
         case .receipt(let e): return e.transaction
         }

@@ -6,7 +6,7 @@ extension Machine {
     mutating func pay(_ product: Product, user: UserID?, quantity: Int, ticking: Bool = true, into effects: inout Effects)
         -> Transaction
     {
-        if ticking { tick() }
+        if ticking { tickRunningDue(into: &effects) }
         var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
         emit(.transactionUpdated(t), into: &effects)
         settle(&t, product: product)
@@ -52,7 +52,7 @@ extension Machine {
         guard let product = catalog[t.productID] else {
             throw .unknownProduct(t.productID, closest: catalog.closest(to: t.productID))
         }
-        tick()
+        tickRunningDue(into: &effects)
         t.date = state.clock
         if t.originalID == t.id { t.originalDate = state.clock }
         complete(&t, product: product)
@@ -65,7 +65,7 @@ extension Machine {
         _ id: TransactionID, error: TransactionError, archive: some TransactionArchive, into effects: inout Effects
     ) throws(StoreError) {
         var t = try deferredTransaction(id, verb: "decline", archive: archive)
-        tick()
+        tickRunningDue(into: &effects)
         t.date = state.clock
         if t.originalID == t.id { t.originalDate = state.clock }
         t.state = .failed(error)

@@ -39,7 +39,7 @@ extension Machine {
         state.interruptedPurchases.removeAll { $0.transactionID == purchase.transactionID }
         // A store's catalog never changes, so the product is always found.
         guard let product = catalog[purchase.productID] else { return }
-        tick()
+        tickRunningDue(into: &effects)
         var t = newTransaction(product, user: purchase.userID, quantity: purchase.quantity, state: .purchasing)
         complete(&t, product: product)
         record(t, into: &effects)

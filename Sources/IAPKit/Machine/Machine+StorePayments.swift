@@ -11,7 +11,7 @@ extension Machine {
             throw .notAllowed(
                 "\(Machine.maximumStoredPayments) store payments are already stored; add them with 'iapctl accept-stored' first")
         }
-        tick()
+        tickRunningDue(into: &effects)
         let payment = StoredPayment(productID: id, userID: user, quantity: 1, date: state.clock)
         switch state.settings.storePayments {
         case .accept:

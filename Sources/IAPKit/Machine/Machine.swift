@@ -10,6 +10,8 @@ public struct Machine: Sendable {
     /// Faults that fired during the current `apply`, waiting to be recorded as events just before
     /// the next event (so `faultFired` precedes the failure it caused).
     var firedFaults: [Fault] = []
+    /// Work a subscription purchase left for the end of the current command (see `Followup`).
+    var followups: [Followup] = []
 
     public init(catalog: Catalog, state: StoreState) {
         self.catalog = catalog
@@ -32,7 +34,7 @@ public struct Machine: Sendable {
             let ids = state.queue.filter { $0.state.isFinishable }.map(\.id)
             try finish(ids, archive: archive, into: &effects)
         case .restore(let user):
-            restore(user: user, into: &effects)
+            try restore(user: user, archive: archive, into: &effects)
         case .launch:
             let queue = state.queue
             emit(.appLaunched(unfinished: queue.count), into: &effects)
@@ -60,7 +62,24 @@ public struct Machine: Sendable {
         case .clearFaults: clearFaults(into: &effects)
         case .consume(let id, let count): try consume(id, count: count, into: &effects)
         case .receipt(let request): try applyReceipt(request, archive: archive, into: &effects)
+        case .advanceClock(let target):
+            try advanceClock(to: target, into: &effects)
+        case .setAutoRenew(let ref, let on):
+            try setAutoRenew(ref, on: on, into: &effects)
+        case .expireSubscription(let ref):
+            try expireSubscription(ref, archive: archive, into: &effects)
+        case .renewSubscription(let ref):
+            try renewSubscription(ref, archive: archive, into: &effects)
+        case .resolveBillingIssue(let ref):
+            try resolveBillingIssue(ref, into: &effects)
+        case .refund(let id, let reason):
+            try refund(id, reason: reason, archive: archive, into: &effects)
+        case .deleteTransaction(let id):
+            try deleteTransaction(id, archive: archive, into: &effects)
+        case .clearTransactions:
+            try clearTransactions(archive: archive, into: &effects)
         }
+        try flushFollowups(archive: archive, into: &effects)
         flushFiredFaults(into: &effects)
         return effects
     }
@@ -119,6 +138,7 @@ public struct Machine: Sendable {
     /// App Store does ("You've already purchased this"), pointing at the first purchase.
     mutating func complete(_ t: inout Transaction, product: Product) {
         t.state = .purchased
+        if product.type.isSubscription { return completeSubscription(&t, product: product) }
         if product.type == .nonConsumable, let owned = state.ownership[product.id] {
             t.originalID = owned.originalID
             t.originalDate = owned.originalDate
@@ -162,8 +182,10 @@ public struct Machine: Sendable {
     /// never restored (REFERENCE section 1). `user` is the `applicationUsername` passed to
     /// `restoreCompletedTransactions(withApplicationUsername:)`: StoreKit uses it for fraud
     /// checks, not as a filter, so it is recorded on the restored transactions.
-    private mutating func restore(user: UserID?, into effects: inout Effects) {
-        tick()
+    private mutating func restore(
+        user: UserID?, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
+        tickRunningDue(into: &effects)
         let owned = state.ownership.sorted { $0.value.originalID < $1.value.originalID }
         var count = 0
         if let error = takeFault(.restore, where: { $0 == nil }) {
@@ -176,6 +198,8 @@ public struct Machine: Sendable {
                 emit(.restoreFailed(error, user: user), into: &effects)
                 return
             }
+            // Subscriptions restore from their billing periods, below.
+            if product.type == .autoRenewable { continue }
             var t = newTransaction(product, user: user ?? ownership.userID, quantity: 1, state: .restored)
             t.originalID = ownership.originalID
             t.originalDate = ownership.originalDate
@@ -184,6 +208,7 @@ public struct Machine: Sendable {
             emit(.transactionUpdated(t), into: &effects)
             count += 1
         }
+        count += try restoreSubscriptions(user: user, archive: archive, into: &effects)
         emit(.restoreFinished(count: count, user: user), into: &effects)
     }
 

@@ -37,6 +37,14 @@ public struct Settings: Hashable, Sendable, Codable {
     public var sharedSecret: String?
     /// RMStore's pipeline on every purchase: verify the receipt, download, finish, count.
     public var autoFinish = false
+    /// Xcode's "Enable Billing Retry on Renewal" (`_billingIssuesEnabled`): renewals fail and the
+    /// subscription enters billing retry.
+    public var billingIssues = false
+    /// Xcode's "Enable Billing Grace Period" (`_billingGracePeriodEnabled`): a failed renewal
+    /// keeps access for 6 days (weekly subscriptions) or 16 days (others).
+    public var gracePeriod = false
+    /// What `restore` delivers for auto-renewable subscriptions (see `RestoreRenewals`).
+    public var restoreRenewals = RestoreRenewals.all
 
     public init() {}
 
@@ -63,6 +71,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case deviceID = "device-id"
     case sharedSecret = "shared-secret"
     case autoFinish = "auto-finish"
+    case billingIssues = "billing-issues"
+    case gracePeriod = "grace-period"
+    case restoreRenewals = "restore-renewals"
 
     public var summary: String {
         switch self {
@@ -83,6 +94,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .downloader:
             return "a shell command run for self-hosted content, with the transaction JSON on stdin, or 'none'"
         case .environment, .deviceID, .sharedSecret, .autoFinish: return receiptSummary
+        case .billingIssues: return "true or false: renewals fail and enter billing retry (Xcode's billing retry on renewal)"
+        case .gracePeriod: return "true or false: a failed renewal keeps access 6 days (weekly) or 16 days (Xcode's grace period)"
+        case .restoreRenewals: return "all or latest: restore every subscription period (StoreKit 1) or only the current one"
         }
     }
 
@@ -102,6 +116,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .finishAfterDownloads: return settings.finishAfterDownloads ? "true" : "false"
         case .downloader: return settings.downloader ?? "none"
         case .environment, .deviceID, .sharedSecret, .autoFinish: return receiptValue(in: settings)
+        case .billingIssues: return settings.billingIssues ? "true" : "false"
+        case .gracePeriod: return settings.gracePeriod ? "true" : "false"
+        case .restoreRenewals: return settings.restoreRenewals.rawValue
         }
     }
 
@@ -164,6 +181,13 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 settings.downloader = text
             }
         case .environment, .deviceID, .sharedSecret, .autoFinish: try setReceipt(text, in: &settings)
+        case .billingIssues: settings.billingIssues = try bool()
+        case .gracePeriod: settings.gracePeriod = try bool()
+        case .restoreRenewals:
+            guard let mode = RestoreRenewals(rawValue: text.lowercased()) else {
+                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "all or latest")
+            }
+            settings.restoreRenewals = mode
         }
     }
 }

@@ -37,6 +37,12 @@ public struct StoreState: Hashable, Sendable, Codable {
     /// The SHA-256 of the signing chain copied in by `init --signing-dir` (`<store>/signing`);
     /// nil means the built-in TEST ONLY chain signs the store's receipts.
     public var signingSHA256: String?
+    /// Auto-renewable subscriptions by original transaction id (see `Subscription`).
+    public var subscriptions: [TransactionID: Subscription]
+    /// The subscription of each subscription group: an account has at most one per group.
+    public var subscriptionGroups: [String: TransactionID]
+    /// Non-renewing subscriptions: the time bought so far, by product.
+    public var nonRenewing: [ProductID: NonRenewingEntitlement]
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {
@@ -62,6 +68,9 @@ public struct StoreState: Hashable, Sendable, Codable {
         self.settings = settings
         self.queue = []
         self.ownership = [:]
+        self.subscriptions = [:]
+        self.subscriptionGroups = [:]
+        self.nonRenewing = [:]
     }
 
     /// The index of `id` in the queue, by binary search (the queue is sorted by id).
@@ -81,14 +90,15 @@ public struct StoreState: Hashable, Sendable, Codable {
 
     /// Replaces the queue wholesale (salvage rebuilds it from the journal).
     mutating func replaceQueue(with transactions: [Transaction]) {
-        queue = transactions.filter { !$0.finished }.sorted { $0.id < $1.id }
+        queue = transactions.filter { $0.isInQueue }.sorted { $0.id < $1.id }
     }
 
-    /// Puts a transaction in the queue, or replaces the queued version; finished ones leave it.
+    /// Puts a transaction in the queue, or replaces the queued version; finished (and deleted)
+    /// ones leave it.
     mutating func upsert(_ transaction: Transaction) {
         if let i = queueIndex(of: transaction.id) {
-            if transaction.finished { queue.remove(at: i) } else { queue[i] = transaction }
-        } else if !transaction.finished {
+            if !transaction.isInQueue { queue.remove(at: i) } else { queue[i] = transaction }
+        } else if transaction.isInQueue {
             if let last = queue.last, last.id > transaction.id {
                 let i = queue.firstIndex { $0.id > transaction.id }!
                 queue.insert(transaction, at: i)
@@ -105,6 +115,19 @@ extension ProductID: CodingKeyRepresentable {
     public init?<T: CodingKey>(codingKey: T) { self.init(codingKey.stringValue) }
 
     private struct ProductIDKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+extension TransactionID: CodingKeyRepresentable {
+    public var codingKey: any CodingKey { TransactionIDKey(stringValue: description) }
+
+    public init?<T: CodingKey>(codingKey: T) { self.init(parsing: codingKey.stringValue) }
+
+    private struct TransactionIDKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }

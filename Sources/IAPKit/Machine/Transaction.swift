@@ -38,6 +38,12 @@ public struct Transaction: Hashable, Sendable, Codable {
     public var reason: Reason
     /// The subscription group (auto-renewables).
     public var subscriptionGroup: String?
+    /// An immediate upgrade or crossgrade: the prorated credit for the unused part of the period
+    /// it replaced, in that period's currency.
+    public var upgradeCredit: Price?
+    /// A tombstone: `iapctl delete` or `clear` removed the transaction from history. The store
+    /// keeps the record (the journal is append-only) but hides it from dump, show and lookups.
+    public var isDeleted: Bool
 
     public enum Reason: String, Hashable, Sendable, Codable {
         case purchase, renewal
@@ -53,7 +59,7 @@ public struct Transaction: Hashable, Sendable, Codable {
         storefront: String, price: Price, currency: String, charged: Bool, downloads: [Download] = [],
         expiresDate: Timestamp? = nil, webOrderLineItemID: UInt64? = nil, revocationDate: Timestamp? = nil,
         revocationReason: Int? = nil, isUpgraded: Bool = false, offer: OfferKind? = nil, reason: Reason = .purchase,
-        subscriptionGroup: String? = nil
+        subscriptionGroup: String? = nil, upgradeCredit: Price? = nil, isDeleted: Bool = false
     ) {
         self.id = id
         self.originalID = originalID
@@ -78,8 +84,30 @@ public struct Transaction: Hashable, Sendable, Codable {
         self.offer = offer
         self.reason = reason
         self.subscriptionGroup = subscriptionGroup
+        self.upgradeCredit = upgradeCredit
+        self.isDeleted = isDeleted
     }
 
     /// Whether the transaction is in the payment queue: not yet finished.
-    public var isInQueue: Bool { !finished }
+    public var isInQueue: Bool { !finished && !isDeleted }
+}
+
+extension Transaction {
+    /// In the state file a transaction is its journal record, base64-encoded: a queue of many
+    /// thousands of unfinished renewals then loads in a fraction of the time field-by-field JSON
+    /// takes, and there is one binary form of a transaction to keep in step, not two.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let bytes = Base64.decode(text), let t = bytes.withUnsafeBytes({ TransactionRecordCodec.decode($0) }) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a transaction record"))
+        }
+        self = t
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var w = ByteWriter(capacity: 160)
+        TransactionRecordCodec.encode(self, into: &w)
+        var container = encoder.singleValueContainer()
+        try container.encode(Base64.encode(w.bytes))
+    }
 }

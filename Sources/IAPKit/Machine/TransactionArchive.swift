@@ -1,7 +1,8 @@
 /// Read access to transactions that have left the working state (finished ones), which the
 /// store keeps in its journal. `Machine.apply` asks it only about ids a command names.
 public protocol TransactionArchive {
-    /// The latest version of transaction `id`, or nil when the store never had it.
+    /// The latest version of transaction `id`, or nil when the store never had it or it was
+    /// deleted (`Transaction.isDeleted`).
     func transaction(_ id: TransactionID) throws(StoreError) -> Transaction?
 }
 
@@ -14,7 +15,9 @@ public final class MemoryArchive: TransactionArchive {
 
     public init(keeps: Bool = true) { self.keeps = keeps }
 
-    public func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? { transactions[id] }
+    public func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
+        transactions[id].flatMap { $0.isDeleted ? nil : $0 }
+    }
 
     /// Records what an `apply` persisted, as the store would.
     public func absorb(_ effects: Effects) {

@@ -128,7 +128,7 @@ public enum Doctor {
             report.bad(store.journalPath, "holds transaction \(maxID), beyond the state's counter \(state.nextTransactionID)")
             consistent = false
         }
-        let unfinished = scan.latest.values.filter { !$0.finished }.sorted { $0.id < $1.id }
+        let unfinished = scan.latest.values.filter { $0.isInQueue }.sorted { $0.id < $1.id }
         if unfinished != state.queue {
             report.bad(store.statePath, "the queue (\(state.queue.count)) differs from the journal's unfinished transactions (\(unfinished.count))")
             consistent = false
@@ -198,7 +198,7 @@ public enum Doctor {
                 state.ownership[t.productID] = .init(originalID: t.originalID, originalDate: t.originalDate, userID: t.userID)
             }
         }
-        state.replaceQueue(with: transactions.filter { !$0.finished })
+        state.replaceQueue(with: transactions.filter { $0.isInQueue })
         // Write the new store: catalog, journal, then state (the commit).
         try PosixFile.makeDirectory(destination.path)
         try PosixFile.replaceAtomically(destination.catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: destination.path)

@@ -17,6 +17,7 @@ final class StoreArchive: TransactionArchive {
         guard t.id == id else {
             throw .damaged(path: journal.path, problem: "record at byte \(offset) holds transaction \(t.id), expected \(id)")
         }
-        return t
+        // A deleted transaction (a tombstone) is as if the store never had it.
+        return t.isDeleted ? nil : t
     }
 }

@@ -12,7 +12,9 @@ public struct TransactionFilter: Sendable {
         self.user = user
     }
 
+    /// Whether `t` passes; deleted transactions (tombstones) never do.
     public func matches(_ t: Transaction) -> Bool {
+        if t.isDeleted { return false }
         if let product, t.productID != product { return false }
         if let state, t.state.name != state { return false }
         if unfinishedOnly && t.finished { return false }

@@ -9,6 +9,7 @@ enum TransactionRecordCodec {
         case errorName, errorMessage, finished, date, originalDate, storefront, price, currency, charged
         case download, expiresDate, webOrderLineItemID, revocationDate, revocationReason, isUpgraded
         case offer, reason, subscriptionGroup
+        case upgradeCredit, isDeleted
     }
 
     private static let varintWire: UInt64 = 0
@@ -72,6 +73,8 @@ enum TransactionRecordCodec {
         if let o = t.offer { s(.offer, o.rawValue) }
         if t.reason != .purchase { v(.reason, 1) }
         if let g = t.subscriptionGroup { s(.subscriptionGroup, g) }
+        if let c = t.upgradeCredit { sv(.upgradeCredit, c.milliunits) }
+        if t.isDeleted { v(.isDeleted, 1) }
     }
 
     static func productTypeCode(_ type: ProductType) -> Int {
@@ -113,6 +116,8 @@ enum TransactionRecordCodec {
         var offer: Transaction.OfferKind?
         var reason = Transaction.Reason.purchase
         var group: String?
+        var credit: Int64?
+        var deleted = false
         func zigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
         while !r.isAtEnd {
             guard let key = r.varint() else { return nil }
@@ -145,6 +150,8 @@ enum TransactionRecordCodec {
                 case .revocationReason: revocationReason = Int(truncatingIfNeeded: zigzag(value))
                 case .isUpgraded: upgraded = value != 0
                 case .reason: reason = value == 1 ? .renewal : .purchase
+                case .upgradeCredit: credit = zigzag(value)
+                case .isDeleted: deleted = value != 0
                 default: break
                 }
             } else if wire == bytesWire {
@@ -201,6 +208,7 @@ enum TransactionRecordCodec {
             storefront: storefront, price: Price(milliunits: price), currency: currency, charged: charged, downloads: downloads,
             expiresDate: expires.map(Timestamp.init(milliseconds:)), webOrderLineItemID: webOrder,
             revocationDate: revocation.map(Timestamp.init(milliseconds:)), revocationReason: revocationReason,
-            isUpgraded: upgraded, offer: offer, reason: reason, subscriptionGroup: group)
+            isUpgraded: upgraded, offer: offer, reason: reason, subscriptionGroup: group,
+            upgradeCredit: credit.map(Price.init(milliunits:)), isDeleted: deleted)
     }
 }

@@ -111,7 +111,7 @@ struct PurchaseFlowCommandTests {
             "unknown transaction '2000000000000005' (see 'iapctl queue' or 'iapctl dump')")
         h.expectRefused(
             ["resolve", "com.x.noads"], code: 64,
-            "bad id 'com.x.noads'; give the interrupted transaction's identifier, such as 2000000000000001 (see 'iapctl help resolve')"
+            "'com.x.noads' is nonConsumable, not an auto-renewable subscription; name a subscription product or an original transaction id"
         )
     }
 

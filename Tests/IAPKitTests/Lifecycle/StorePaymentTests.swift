@@ -29,7 +29,7 @@ struct StorePaymentTests {
         #expect(
             h.names(e) == [
                 "storedPaymentAccepted", "transactionPurchasing", "transactionPurchased",
-                "storedPaymentAccepted", "transactionPurchasing", "transactionPurchased",
+                "storedPaymentAccepted", "transactionPurchasing", "transactionPurchased", "subscriptionStarted",
             ])
         #expect(e.transactions.map(\.userID) == [Self.user, nil])
         #expect(h.state.storedPayments.isEmpty)

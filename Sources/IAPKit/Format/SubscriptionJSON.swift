@@ -1,0 +1,126 @@
+/// The public JSON shape of a subscription: what `iapctl subscriptions` prints and subscription
+/// events carry, with the fields of `pending_renewal_info` (REFERENCE section 6) under StoreKit 2's
+/// names. Keys are in declared order; every date has its `...Timestamp` twin.
+public enum SubscriptionJSON {
+    public static func write(_ s: Subscription, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("originalTransactionIdentifier")
+        w.decimalString(s.originalID.rawValue)
+        w.key("productIdentifier")
+        w.string(s.productID.rawValue)
+        w.key("productType")
+        w.string(ProductType.autoRenewable.rawValue)
+        w.key("subscriptionGroupIdentifier")
+        w.string(s.group)
+        w.key("status")
+        w.string(s.status.name)
+        w.key("expiresDate")
+        TransactionJSON.optionalDate(s.expiresDate, "expiresTimestamp", into: &w)
+        w.key("autoRenewStatus")
+        w.bool(s.autoRenew)
+        w.key("autoRenewProductIdentifier")
+        w.string(s.renewalProductID.rawValue)
+        w.key("expirationIntent")
+        if let intent = s.expirationIntent { w.int(intent.rawValue) } else { w.null() }
+        w.key("isInBillingRetryPeriod")
+        w.bool(s.isInBillingRetry)
+        w.key("gracePeriodExpiresDate")
+        TransactionJSON.optionalDate(s.gracePeriodExpiresDate, "gracePeriodExpiresTimestamp", into: &w)
+        w.key("billingRetryEndDate")
+        TransactionJSON.optionalDate(s.billingRetryEndDate, "billingRetryEndTimestamp", into: &w)
+        w.key("latestTransactionIdentifier")
+        w.decimalString(s.latestID.rawValue)
+        w.key("originalPurchaseDate")
+        TransactionJSON.optionalDate(s.originalDate, "originalPurchaseTimestamp", into: &w)
+        w.key("periodStartDate")
+        TransactionJSON.optionalDate(s.periodStart, "periodStartTimestamp", into: &w)
+        w.key("webOrderLineItemIdentifier")
+        w.decimalString(s.webOrderLineItemID)
+        w.key("offerType")
+        w.optionalString(s.offer?.rawValue)
+        w.key("price")
+        w.string(s.periodPrice.decimalString(fractionDigits: fractionDigits(of: s.currency)))
+        w.key("currency")
+        w.string(s.currency)
+        w.key("upgradeCredit")
+        if let credit = s.upgradeCredit {
+            w.string(credit.decimalString(fractionDigits: fractionDigits(of: s.currency)))
+        } else {
+            w.null()
+        }
+        w.key("renewalCount")
+        w.int(s.renewals)
+        var revocation: (Timestamp, Int)?
+        if case .revoked(let date, let reason) = s.status { revocation = (date, reason) }
+        w.key("revocationDate")
+        TransactionJSON.optionalDate(revocation?.0, "revocationTimestamp", into: &w)
+        w.key("revocationReason")
+        if let reason = revocation?.1 { w.int(reason) } else { w.null() }
+        w.key("userIdentifier")
+        w.optionalString(s.userID?.rawValue)
+        w.endObject()
+    }
+
+    /// The renewal information of a subscription, as subscription events carry it: the fields of
+    /// StoreKit 2's `RenewalInfo` (App Store Server Notifications' `signedRenewalInfo`) plus the
+    /// status and expiry, and nothing a consumer of one notification does not need.
+    public static func writeRenewalInfo(_ s: Subscription, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("originalTransactionIdentifier")
+        w.decimalString(s.originalID.rawValue)
+        w.key("productIdentifier")
+        w.string(s.productID.rawValue)
+        w.key("status")
+        w.string(s.status.name)
+        w.key("expiresDate")
+        TransactionJSON.optionalDate(s.expiresDate, "expiresTimestamp", into: &w)
+        w.key("autoRenewStatus")
+        w.bool(s.autoRenew)
+        w.key("autoRenewProductIdentifier")
+        w.string(s.renewalProductID.rawValue)
+        w.key("expirationIntent")
+        if let intent = s.expirationIntent { w.int(intent.rawValue) } else { w.null() }
+        w.key("isInBillingRetryPeriod")
+        w.bool(s.isInBillingRetry)
+        w.key("gracePeriodExpiresDate")
+        TransactionJSON.optionalDate(s.gracePeriodExpiresDate, "gracePeriodExpiresTimestamp", into: &w)
+        w.endObject()
+    }
+
+    /// A non-renewing subscription in the same shape: no group, no auto-renewal, the status on the
+    /// store's clock, and how many purchases made up the time.
+    public static func write(_ e: NonRenewingEntitlement, clock: Timestamp, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("originalTransactionIdentifier")
+        w.decimalString(e.firstID.rawValue)
+        w.key("productIdentifier")
+        w.string(e.productID.rawValue)
+        w.key("productType")
+        w.string(ProductType.nonRenewing.rawValue)
+        w.key("subscriptionGroupIdentifier")
+        w.null()
+        w.key("status")
+        w.string(e.statusName(at: clock))
+        w.key("expiresDate")
+        TransactionJSON.optionalDate(e.expiresDate, "expiresTimestamp", into: &w)
+        w.key("autoRenewStatus")
+        w.bool(false)
+        w.key("autoRenewProductIdentifier")
+        w.null()
+        w.key("expirationIntent")
+        w.null()
+        w.key("latestTransactionIdentifier")
+        w.decimalString(e.latestID.rawValue)
+        w.key("purchaseCount")
+        w.int(e.purchases)
+        w.key("revocationDate")
+        TransactionJSON.optionalDate(e.revocation?.date, "revocationTimestamp", into: &w)
+        w.key("revocationReason")
+        if let reason = e.revocation?.reason { w.int(reason) } else { w.null() }
+        w.endObject()
+    }
+
+    static func fractionDigits(of currency: String) -> Int {
+        Storefront.all.first { $0.currency == currency }?.fractionDigits ?? 2
+    }
+}

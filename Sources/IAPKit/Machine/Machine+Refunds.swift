@@ -1,0 +1,131 @@
+/// Refunds and the clean-up actions of Xcode's transaction manager (refund, delete, clear).
+extension Machine {
+    /// Refunds a purchased, charged transaction: sets `revocationDate` (now) and
+    /// `revocationReason` (0 other, 1 an issue in the app, as StoreKit 2's `revocationReason`)
+    /// and takes away what it bought: a non-consumable is no longer owned (so no longer restored);
+    /// refunding a subscription's current period revokes the subscription (no access, no more
+    /// renewals); a non-renewing subscription loses the time that purchase had left to run.
+    mutating func refund(_ id: TransactionID, reason: Int, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
+        guard reason == 0 || reason == 1 else {
+            throw .usage("bad refund reason \(reason); use 0 (other) or 1 (an issue in the app)")
+        }
+        guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        if let date = t.revocationDate { throw .notAllowed("transaction \(id) was already refunded on \(date)") }
+        switch t.state {
+        case .purchased:
+            break
+        case .restored:
+            throw .notAllowed(
+                "cannot refund transaction \(id): it is a restored copy; refund the original purchase \(t.originalID)")
+        case .purchasing, .failed, .deferred:
+            throw .notAllowed(
+                "cannot refund transaction \(id): it is \(t.state.name); only purchased transactions can be refunded")
+        }
+        guard t.charged else {
+            throw .notAllowed(
+                "cannot refund transaction \(id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
+            )
+        }
+        t.revocationDate = state.clock
+        t.revocationReason = reason
+        record(t, into: &effects)
+        var ended: Subscription?
+        switch t.productType {
+        case .consumable:
+            break
+        case .nonConsumable:
+            if state.ownership[t.productID]?.originalID == t.originalID { state.ownership[t.productID] = nil }
+        case .autoRenewable:
+            if var sub = state.subscriptions[t.originalID], sub.latestID == t.id {
+                sub.status = .revoked(date: state.clock, reason: reason)
+                sub.autoRenew = false
+                state.subscriptions[t.originalID] = sub
+                disown(sub.originalID)
+                ended = sub
+            }
+        case .nonRenewing:
+            if var e = takeBackTime(of: t) {
+                e.purchases -= 1
+                if e.expiresDate <= state.clock { e.revocation = .init(date: state.clock, reason: reason) }
+                state.nonRenewing[t.productID] = e
+            }
+        }
+        emit(.transactionRevoked(t, ended), into: &effects)
+    }
+
+    /// Deletes a transaction as if it never happened (Xcode's deleteTransaction). The store keeps
+    /// a tombstone (`isDeleted`), which leaves the queue and is hidden from dump, show and every
+    /// lookup. What it gave goes with it: deleting the purchase that made a non-consumable owned
+    /// un-owns it; deleting a subscription's first or current-period transaction removes the
+    /// subscription (the group is free again, with introductory offer eligibility); deleting a
+    /// non-renewing purchase removes the time it had left.
+    mutating func deleteTransaction(_ id: TransactionID, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
+        guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        t.isDeleted = true
+        record(t, into: &effects)
+        switch t.productType {
+        case .consumable:
+            break
+        case .nonConsumable:
+            if state.ownership[t.productID]?.originalID == t.id { state.ownership[t.productID] = nil }
+        case .autoRenewable:
+            if let sub = state.subscriptions[t.originalID], sub.latestID == t.id || sub.originalID == t.id {
+                state.subscriptions[sub.originalID] = nil
+                state.subscriptionGroups[sub.group] = nil
+                disown(sub.originalID)
+            }
+        case .nonRenewing:
+            if t.state == .purchased, t.charged, t.revocationDate == nil, var e = takeBackTime(of: t) {
+                e.purchases -= 1
+                state.nonRenewing[t.productID] = e.purchases > 0 && e.expiresDate > state.clock ? e : nil
+            }
+        }
+        emit(.transactionDeleted(t), into: &effects)
+    }
+
+    /// Deletes every transaction (Xcode's clearTransactions): a tombstone for each one still
+    /// visible, the queue emptied, nothing owned, no subscriptions. One `transactionsCleared`
+    /// event says how many.
+    mutating func clearTransactions(archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+        var count = 0
+        var id = TransactionID.first
+        let end = state.nextTransactionID
+        while id < end {
+            if var t = try visibleTransaction(id, archive: archive) {
+                t.isDeleted = true
+                record(t, into: &effects)
+                count += 1
+            }
+            id = id.next
+        }
+        state.ownership = [:]
+        state.subscriptions = [:]
+        state.subscriptionGroups = [:]
+        state.nonRenewing = [:]
+        emit(.transactionsCleared(count: count), into: &effects)
+    }
+
+    /// Removes the ownership entries of a subscription's products.
+    private mutating func disown(_ originalID: TransactionID) {
+        for (product, owned) in state.ownership.sorted(by: { $0.key < $1.key }) where owned.originalID == originalID {
+            state.ownership[product] = nil
+        }
+    }
+
+    /// The non-renewing entitlement of `t`'s product with the time `t` still had to run taken
+    /// out: the part of its period after now, or none when its period is over. Later purchases,
+    /// which were stacked after it, move earlier by as much.
+    private func takeBackTime(of t: Transaction) -> NonRenewingEntitlement? {
+        guard var e = state.nonRenewing[t.productID], let end = t.expiresDate,
+            let period = catalog[t.productID]?.subscriptionPeriod
+        else { return nil }
+        let start = period.advance(end, times: -t.quantity)
+        let unused = max(0, end.milliseconds - max(start.milliseconds, state.clock.milliseconds))
+        e.expiresDate = e.expiresDate.adding(milliseconds: -unused)
+        return e
+    }
+}

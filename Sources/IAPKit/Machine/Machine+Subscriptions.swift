@@ -1,0 +1,450 @@
+/// Auto-renewable and non-renewing subscriptions: purchases, renewals, plan changes inside a
+/// group, billing issues, and the commands of Xcode's transaction manager.
+extension Machine {
+    // MARK: - Purchases
+
+    /// Completes the purchase of a subscription product (called from `complete`, for purchases
+    /// and approved Ask to Buy requests alike).
+    mutating func completeSubscription(_ t: inout Transaction, product: Product) {
+        t.downloads = downloads(for: product)
+        switch product.type {
+        case .autoRenewable: completeAutoRenewable(&t, product: product)
+        case .nonRenewing: completeNonRenewing(&t, product: product)
+        case .consumable, .nonConsumable: preconditionFailure("\(product.id) is not a subscription")
+        }
+    }
+
+    /// A non-renewing subscription: the catalog's duration (times the quantity), counted from the
+    /// later of now and the end of the time already bought, so buying early loses nothing.
+    private mutating func completeNonRenewing(_ t: inout Transaction, product: Product) {
+        t.charged = true
+        guard let period = product.subscriptionPeriod else { return }
+        if var e = state.nonRenewing[product.id] {
+            e.expiresDate = period.advance(max(t.date, e.expiresDate), times: t.quantity)
+            e.latestID = t.id
+            e.purchases += 1
+            e.revocation = nil
+            state.nonRenewing[product.id] = e
+        } else {
+            state.nonRenewing[product.id] = NonRenewingEntitlement(
+                productID: product.id, firstID: t.id, latestID: t.id, expiresDate: period.advance(t.date, times: t.quantity),
+                purchases: 1)
+        }
+        t.expiresDate = state.nonRenewing[product.id]?.expiresDate
+    }
+
+    /// An auto-renewable subscription. The first purchase in a group starts a subscription (with
+    /// the introductory offer, for which only new subscribers of the group are eligible). With an
+    /// active subscription in the group, buying its product again charges nothing; another product
+    /// is an upgrade, downgrade or crossgrade (`GroupChange`). A lapsed subscription bought again
+    /// starts a new period now, keeping its original transaction id.
+    private mutating func completeAutoRenewable(_ t: inout Transaction, product: Product) {
+        let group = product.subscriptionGroup ?? product.id.rawValue
+        guard let id = state.subscriptionGroups[group], var sub = state.subscriptions[id] else {
+            var sub = Subscription(
+                originalID: t.id, originalDate: t.date, group: group, userID: t.userID, productID: product.id, latestID: t.id,
+                periodStart: t.date, expiresDate: t.date, webOrderLineItemID: 0, periodPrice: .zero, currency: t.currency,
+                offer: nil, status: .active, autoRenew: true, renewalProductID: product.id, offerPeriodsLeft: 0,
+                cycleAnchor: t.date, cyclePeriod: product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month),
+                cycles: 0, upgradeCredit: nil, renewals: 0)
+            open(
+                firstTerms(product, storefront: t.storefront, introEligible: true), of: product, start: t.date, reanchor: true,
+                &t, &sub)
+            state.subscriptions[t.id] = sub
+            state.subscriptionGroups[group] = t.id
+            followups.append(.subscribed(t.id, resubscribed: false))
+            return
+        }
+        t.originalID = sub.originalID
+        t.originalDate = sub.originalDate
+        if case .active = sub.status {
+            if product.id != sub.productID, let current = catalog[sub.productID],
+                GroupChange.isImmediate(from: current, to: product)
+            {
+                let credit = proratedCredit(sub, at: t.date)
+                let replaced = sub.latestID
+                open(regularTerms(product, storefront: t.storefront), of: product, start: t.date, reanchor: true, &t, &sub)
+                t.upgradeCredit = credit
+                sub.upgradeCredit = credit
+                sub.renewalProductID = product.id
+                followups.append(.changedProduct(from: replaced, to: t.id))
+            } else {
+                // The same product, or a change that waits for the renewal: the current period
+                // goes on, nothing is charged, and the renewal will be this product.
+                t.charged = false
+                t.expiresDate = sub.expiresDate
+                t.webOrderLineItemID = sub.webOrderLineItemID
+            }
+            if sub.renewalProductID != product.id {
+                followups.append(.renewalPreferenceChanged(original: sub.originalID, from: sub.renewalProductID))
+                sub.renewalProductID = product.id
+            }
+            if !sub.autoRenew {
+                sub.autoRenew = true
+                followups.append(.autoRenewChanged(original: sub.originalID))
+            }
+        } else {
+            open(
+                firstTerms(product, storefront: t.storefront, introEligible: false), of: product, start: t.date, reanchor: true,
+                &t, &sub)
+            sub.autoRenew = true
+            sub.renewalProductID = product.id
+            followups.append(.subscribed(t.id, resubscribed: true))
+        }
+        state.subscriptions[id] = sub
+    }
+
+    /// The length, price and offer of one billing period.
+    struct PeriodTerms {
+        var period: SubscriptionPeriod
+        var price: Price
+        var offer: Transaction.OfferKind?
+        /// Pay-as-you-go periods still to come after this one.
+        var offerPeriodsLeft = 0
+    }
+
+    func regularTerms(_ product: Product, storefront: String) -> PeriodTerms {
+        PeriodTerms(
+            period: product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month),
+            price: product.price(in: storefront) ?? .zero,
+            offer: nil)
+    }
+
+    /// The first period: the introductory offer when eligible and priced in the storefront (a free
+    /// trial or pay-up-front offer covers all its periods at once; pay as you go bills each), else
+    /// the regular terms.
+    func firstTerms(_ product: Product, storefront: String, introEligible: Bool) -> PeriodTerms {
+        let regular = regularTerms(product, storefront: storefront)
+        guard introEligible, let intro = product.introductoryOffer else { return regular }
+        let whole = SubscriptionPeriod(value: intro.period.value * intro.numberOfPeriods, unit: intro.period.unit)
+        switch intro.paymentMode {
+        case .freeTrial:
+            return PeriodTerms(period: whole, price: .zero, offer: .freeTrial)
+        case .payUpFront:
+            guard let price = intro.price(in: storefront) else { return regular }
+            return PeriodTerms(period: whole, price: price, offer: .payUpFront)
+        case .payAsYouGo:
+            guard let price = intro.price(in: storefront) else { return regular }
+            return PeriodTerms(
+                period: intro.period, price: price, offer: .payAsYouGo, offerPeriodsLeft: intro.numberOfPeriods - 1)
+        }
+    }
+
+    /// A renewal's period: the rest of a pay-as-you-go offer, else the regular terms of the
+    /// renewal product.
+    func renewalTerms(_ sub: Subscription, _ product: Product, storefront: String) -> PeriodTerms {
+        if product.id == sub.productID, sub.offerPeriodsLeft > 0, let intro = product.introductoryOffer,
+            intro.paymentMode == .payAsYouGo, let price = intro.price(in: storefront)
+        {
+            return PeriodTerms(period: intro.period, price: price, offer: .payAsYouGo, offerPeriodsLeft: sub.offerPeriodsLeft - 1)
+        }
+        return regularTerms(product, storefront: storefront)
+    }
+
+    /// Starts a billing period of `sub` with transaction `t`: its end (from the cycle anchor, so
+    /// month ends do not drift), a new web order line item id, the price and offer.
+    mutating func open(
+        _ terms: PeriodTerms, of product: Product, start: Timestamp, reanchor: Bool, _ t: inout Transaction,
+        _ sub: inout Subscription
+    ) {
+        if reanchor || product.id != sub.productID || terms.period != sub.cyclePeriod {
+            sub.cycleAnchor = start
+            sub.cyclePeriod = terms.period
+            sub.cycles = 1
+        } else {
+            sub.cycles += 1
+        }
+        let expires = terms.period.advance(sub.cycleAnchor, times: sub.cycles)
+        let webOrder = state.nextWebOrderLineItemID
+        state.nextWebOrderLineItemID += 1
+        t.expiresDate = expires
+        t.webOrderLineItemID = webOrder
+        t.price = terms.price
+        t.offer = terms.offer
+        t.charged = terms.price > .zero
+        sub.productID = product.id
+        sub.latestID = t.id
+        sub.periodStart = start
+        sub.expiresDate = expires
+        sub.webOrderLineItemID = webOrder
+        sub.periodPrice = terms.price
+        sub.currency = t.currency
+        sub.offer = terms.offer
+        sub.offerPeriodsLeft = terms.offerPeriodsLeft
+        sub.status = .active
+        if state.ownership[product.id] == nil {
+            state.ownership[product.id] = .init(originalID: sub.originalID, originalDate: sub.originalDate, userID: sub.userID)
+        }
+    }
+
+    /// The prorated refund of the unused part of the current period when an upgrade replaces it
+    /// at `date`: price x (time left / period length), rounded down to the currency's smallest
+    /// unit. A free period credits nothing.
+    func proratedCredit(_ sub: Subscription, at date: Timestamp) -> Price {
+        let total = sub.expiresDate.milliseconds - sub.periodStart.milliseconds
+        let left = max(0, sub.expiresDate.milliseconds - date.milliseconds)
+        guard total > 0, sub.periodPrice > .zero else { return .zero }
+        let (high, low) = sub.periodPrice.milliunits.multipliedFullWidth(by: min(left, total))
+        let milli = total.dividingFullWidth((high, low)).quotient
+        let digits = Storefront.all.first { $0.currency == sub.currency }?.fractionDigits ?? 2
+        var unit: Int64 = 1
+        for _ in 0..<(3 - min(3, digits)) { unit *= 10 }
+        return Price(milliunits: milli / unit * unit)
+    }
+
+    // MARK: - Renewals
+
+    /// A renewal: a new purchased transaction with the subscription's original id and a new web
+    /// order line item id, for the renewal product, delivered to the queue (REFERENCE section 1).
+    @discardableResult
+    mutating func renew(_ id: TransactionID, start: Timestamp, reanchor: Bool, recovered: Bool, into effects: inout Effects)
+        -> Transaction?
+    {
+        guard var sub = state.subscriptions[id], let product = catalog[sub.renewalProductID] else { return nil }
+        var t = newTransaction(product, user: sub.userID, quantity: 1, state: .purchased)
+        t.originalID = sub.originalID
+        t.originalDate = sub.originalDate
+        t.reason = .renewal
+        open(renewalTerms(sub, product, storefront: t.storefront), of: product, start: start, reanchor: reanchor, &t, &sub)
+        sub.renewals += 1
+        state.subscriptions[id] = sub
+        record(t, into: &effects)
+        emit(.subscriptionRenewed(t, sub, recovered: recovered), into: &effects)
+        return t
+    }
+
+    // MARK: - Commands
+
+    /// The subscription a command names, or why there is none.
+    public func subscriptionID(_ ref: SubscriptionReference) throws(StoreError) -> TransactionID {
+        switch ref {
+        case .product(let productID):
+            guard let product = catalog[productID] else {
+                throw .unknownProduct(productID, closest: catalog.closest(to: productID))
+            }
+            guard product.type == .autoRenewable, let group = product.subscriptionGroup else {
+                throw .usage(
+                    "'\(productID)' is \(product.type.rawValue), not an auto-renewable subscription; name a subscription product or an original transaction id"
+                )
+            }
+            guard let id = state.subscriptionGroups[group] else {
+                throw .notFound(
+                    "no subscription in group '\(group)' of '\(productID)'; buy one first ('iapctl buy \(productID)')")
+            }
+            return id
+        case .originalTransaction(let id):
+            guard state.subscriptions[id] != nil else {
+                throw .notFound("no subscription has original transaction id \(id) (see 'iapctl subscriptions')")
+            }
+            return id
+        }
+    }
+
+    private func describe(_ sub: Subscription) -> String {
+        "subscription \(sub.originalID) (\(sub.productID))"
+    }
+
+    /// Turns auto-renew off or on. Off while a renewal is failing ends the subscription now:
+    /// there is nothing left to retry. On needs a live subscription; a lapsed one is bought again.
+    mutating func setAutoRenew(_ ref: SubscriptionReference, on: Bool, into effects: inout Effects) throws(StoreError) {
+        let id = try subscriptionID(ref)
+        guard var sub = state.subscriptions[id] else { return }
+        switch sub.status {
+        case .expired, .revoked:
+            throw .notAllowed(
+                "\(describe(sub)) is \(sub.status.name); auto-renew applies to a live subscription (buy \(sub.productID) to subscribe again)"
+            )
+        case .active, .inGracePeriod, .inBillingRetry:
+            break
+        }
+        guard sub.autoRenew != on else { return }
+        sub.autoRenew = on
+        state.subscriptions[id] = sub
+        emit(.autoRenewStatusChanged(sub), into: &effects)
+        if !on && sub.isInBillingRetry { end(id, .cancelled, into: &effects) }
+    }
+
+    /// Ends a subscription now, as if the user had cancelled and the period had run out: the
+    /// current period's transaction gets today's date as its `expiresDate` (Xcode's "Expire
+    /// Subscription").
+    mutating func expireSubscription(_ ref: SubscriptionReference, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
+        let id = try subscriptionID(ref)
+        guard var sub = state.subscriptions[id] else { return }
+        switch sub.status {
+        case .expired, .revoked:
+            throw .notAllowed("\(describe(sub)) is already \(sub.status.name)")
+        case .active, .inGracePeriod, .inBillingRetry:
+            break
+        }
+        try cutCurrentPeriod(&sub, archive: archive, into: &effects)
+        state.subscriptions[id] = sub
+        end(id, .cancelled, into: &effects)
+    }
+
+    /// Renews now, ahead of the period's end: the current period ends now and a new one of the
+    /// renewal product starts (Xcode's "Renew Subscription"). A forced renewal succeeds whatever
+    /// `billing-issues` says; a failing subscription is recovered with `resolve` instead.
+    mutating func renewSubscription(_ ref: SubscriptionReference, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
+        let id = try subscriptionID(ref)
+        guard var sub = state.subscriptions[id] else { return }
+        switch sub.status {
+        case .active:
+            break
+        case .inGracePeriod, .inBillingRetry:
+            throw .notAllowed("\(describe(sub)) has a billing issue (\(sub.status.name)); recover it with 'iapctl resolve \(id)'")
+        case .expired, .revoked:
+            throw .notAllowed("\(describe(sub)) is \(sub.status.name); buy \(sub.productID) to subscribe again")
+        }
+        try requireRenewable(sub)
+        try cutCurrentPeriod(&sub, archive: archive, into: &effects)
+        state.subscriptions[id] = sub
+        renew(id, start: state.clock, reanchor: true, recovered: false, into: &effects)
+        runDue(through: state.clock, into: &effects)
+    }
+
+    /// Ends a billing issue with a successful charge now (Xcode's "Resolve Billing Issue"). From
+    /// the grace period the renewal keeps its dates (the period starts when the failed one would
+    /// have: no days are lost); from billing retry a new period starts now.
+    mutating func resolveBillingIssue(_ ref: SubscriptionReference, into effects: inout Effects) throws(StoreError) {
+        let id = try subscriptionID(ref)
+        guard let sub = state.subscriptions[id] else { return }
+        switch sub.status {
+        case .inGracePeriod:
+            try requireRenewable(sub)
+            renew(id, start: sub.expiresDate, reanchor: false, recovered: true, into: &effects)
+        case .inBillingRetry:
+            try requireRenewable(sub)
+            renew(id, start: state.clock, reanchor: true, recovered: true, into: &effects)
+        case .active, .expired, .revoked:
+            throw .notAllowed(
+                "\(describe(sub)) is \(sub.status.name); only a subscription in billing retry or its grace period has a billing issue to resolve"
+            )
+        }
+        runDue(through: state.clock, into: &effects)
+    }
+
+    private func requireRenewable(_ sub: Subscription) throws(StoreError) {
+        guard let product = catalog[sub.renewalProductID], product.price(in: state.settings.storefront) != nil else {
+            throw .notAllowed(
+                "\(describe(sub)) cannot renew: \(sub.renewalProductID) is not sold in storefront \(state.settings.storefront)")
+        }
+    }
+
+    /// Ends the current period now: its transaction's `expiresDate` becomes the clock.
+    private mutating func cutCurrentPeriod(
+        _ sub: inout Subscription, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
+        if sub.expiresDate > state.clock, var t = try visibleTransaction(sub.latestID, archive: archive) {
+            t.expiresDate = state.clock
+            record(t, into: &effects)
+        }
+        sub.expiresDate = min(sub.expiresDate, state.clock)
+    }
+
+    // MARK: - Restore
+
+    /// Restored transactions for auto-renewable subscriptions. `all` (StoreKit 1): one for every
+    /// billing period not refunded (the purchase, each renewal, upgraded periods), oldest first,
+    /// found by walking history from the oldest subscription's first purchase; `latest`: one for
+    /// each subscription's current period. Each restored transaction carries the period's product,
+    /// expiry, web order line item id and offer, and points at the original purchase.
+    mutating func restoreSubscriptions(user: UserID?, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError) -> Int
+    {
+        let subs = state.subscriptions.values.sorted { $0.originalID < $1.originalID }
+        guard let first = subs.first?.originalID else { return 0 }
+        var periods: [Transaction] = []
+        switch state.settings.restoreRenewals {
+        case .latest:
+            for sub in subs {
+                if case .revoked = sub.status { continue }
+                if let t = try visibleTransaction(sub.latestID, archive: archive), t.revocationDate == nil { periods.append(t) }
+            }
+        case .all:
+            var seen: Set<UInt64> = []
+            var id = first
+            while id < state.nextTransactionID {
+                if let t = try visibleTransaction(id, archive: archive), t.productType == .autoRenewable,
+                    state.subscriptions[t.originalID] != nil, t.state == .purchased, t.revocationDate == nil,
+                    let period = t.webOrderLineItemID, seen.insert(period).inserted
+                {
+                    periods.append(t)
+                }
+                id = id.next
+            }
+        }
+        for period in periods {
+            guard let product = catalog[period.productID] else { continue }
+            var r = newTransaction(product, user: user ?? period.userID, quantity: 1, state: .restored)
+            r.originalID = period.originalID
+            r.originalDate = period.originalDate
+            r.expiresDate = period.expiresDate
+            r.webOrderLineItemID = period.webOrderLineItemID
+            r.offer = period.offer
+            r.isUpgraded = period.isUpgraded
+            r.reason = period.reason
+            r.downloads = downloads(for: product)
+            record(r, into: &effects)
+            emit(.transactionUpdated(r), into: &effects)
+        }
+        return periods.count
+    }
+
+    // MARK: - Plumbing
+
+    /// A transaction from the queue or history, unless deleted.
+    func visibleTransaction(_ id: TransactionID, archive: some TransactionArchive) throws(StoreError) -> Transaction? {
+        if let queued = state.queued(id) { return queued }
+        guard let t = try archive.transaction(id), !t.isDeleted else { return nil }
+        return t
+    }
+
+    /// Carries out what subscription purchases left for the end of the command (`Followup`).
+    mutating func flushFollowups(archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+        guard !followups.isEmpty else { return }
+        let work = followups
+        followups = []
+        for item in work {
+            switch item {
+            case .subscribed(let id, let resubscribed):
+                guard let t = try visibleTransaction(id, archive: archive), let sub = state.subscriptions[t.originalID] else {
+                    continue
+                }
+                emit(.subscriptionStarted(t, sub, resubscribed: resubscribed), into: &effects)
+            case .changedProduct(let from, let to):
+                guard var old = try visibleTransaction(from, archive: archive),
+                    let new = try visibleTransaction(to, archive: archive),
+                    let sub = state.subscriptions[new.originalID]
+                else { continue }
+                old.isUpgraded = true
+                record(old, into: &effects)
+                emit(.subscriptionUpgraded(from: old, to: new, sub), into: &effects)
+            case .renewalPreferenceChanged(let original, let from):
+                guard let sub = state.subscriptions[original] else { continue }
+                emit(
+                    .renewalPreferenceChanged(sub, from: from, change: change(from: sub.productID, to: sub.renewalProductID)),
+                    into: &effects)
+            case .autoRenewChanged(let original):
+                guard let sub = state.subscriptions[original] else { continue }
+                emit(.autoRenewStatusChanged(sub), into: &effects)
+            }
+        }
+    }
+
+    /// The kind of a pending plan change, nil when the renewal product is the current one again.
+    private func change(from current: ProductID, to renewal: ProductID) -> GroupChange? {
+        guard current != renewal, let a = catalog[current], let b = catalog[renewal] else { return nil }
+        return GroupChange(from: a, to: b)
+    }
+}
+
+extension IntroductoryOffer {
+    /// The offer's price in `storefront`, or nil when it has none there.
+    func price(in storefront: String) -> Price? {
+        prices.first { $0.storefront == storefront }?.price
+    }
+}

@@ -1,0 +1,59 @@
+/// The App Store Server Notification (V2) an event corresponds to: `notificationType` and
+/// `subtype`, so a later signer can turn the event log into the notifications a backend receives.
+public struct ServerNotification: Hashable, Sendable {
+    public let type: String
+    public let subtype: String?
+
+    public init(_ type: String, _ subtype: String? = nil) {
+        self.type = type
+        self.subtype = subtype
+    }
+}
+
+extension EventKind {
+    /// The server notification for a subscription event, nil for events the App Store does not
+    /// notify (local StoreKit callbacks, the clock, deletions).
+    public var serverNotification: ServerNotification? {
+        switch self {
+        case .subscriptionStarted(_, _, let resubscribed):
+            return ServerNotification("SUBSCRIBED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+        case .subscriptionRenewed(_, _, let recovered):
+            return ServerNotification("DID_RENEW", recovered ? "BILLING_RECOVERY" : nil)
+        case .subscriptionUpgraded:
+            return ServerNotification("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+        case .renewalPreferenceChanged(_, _, let change):
+            switch change {
+            case .upgrade: return ServerNotification("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+            case .downgrade, .crossgrade: return ServerNotification("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE")
+            case nil: return ServerNotification("DID_CHANGE_RENEWAL_PREF")
+            }
+        case .autoRenewStatusChanged(let s):
+            return ServerNotification("DID_CHANGE_RENEWAL_STATUS", s.autoRenew ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED")
+        case .renewalFailed(let s):
+            return ServerNotification("DID_FAIL_TO_RENEW", s.gracePeriodExpiresDate != nil ? "GRACE_PERIOD" : nil)
+        case .gracePeriodExpired:
+            return ServerNotification("GRACE_PERIOD_EXPIRED")
+        case .subscriptionExpired(let s):
+            switch s.expirationIntent {
+            case .cancelled: return ServerNotification("EXPIRED", "VOLUNTARY")
+            case .billingError: return ServerNotification("EXPIRED", "BILLING_RETRY")
+            case .priceIncreaseDeclined: return ServerNotification("EXPIRED", "PRICE_INCREASE")
+            case .productUnavailable: return ServerNotification("EXPIRED", "PRODUCT_NOT_FOR_SALE")
+            case .unknown, nil: return ServerNotification("EXPIRED")
+            }
+        case .transactionRevoked:
+            return ServerNotification("REFUND")
+        case .transactionUpdated(let t):
+            // Apple notifies ONE_TIME_CHARGE for consumables, non-consumables and non-renewing
+            // subscriptions when the user is charged; subscriptions have SUBSCRIBED instead.
+            guard t.state == .purchased, t.charged, t.productType != .autoRenewable else { return nil }
+            return ServerNotification("ONE_TIME_CHARGE")
+        case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
+            .restoreFinished, .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .transactionDeleted,
+            .transactionsCleared, .download, .contentDownload, .storePayment, .transactionFinishPostponed,
+            .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared, .productConsumed,
+            .receipt:
+            return nil
+        }
+    }
+}
