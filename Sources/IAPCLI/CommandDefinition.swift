@@ -26,6 +26,7 @@ enum CommandTable {
         QueueCommand.definition, FinishCommand.definition, RestoreCommand.definition, DumpCommand.definition,
         ShowCommand.definition, LaunchCommand.definition, EventsCommand.definition, Sha256Command.definition,
         DoctorCommand.definition, VerifyCommand.definition, VerifyReceiptCommand.definition,
+        RefreshReceiptCommand.definition,
         DownloadsCommand.definition, PromoteCommand.definition, StoredPaymentsCommand.definition,
         AcceptStoredCommand.definition, ApproveCommand.definition, DeclineCommand.definition, ResolveCommand.definition,
         LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,

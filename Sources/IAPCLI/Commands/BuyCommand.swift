@@ -41,7 +41,7 @@ enum BuyCommand {
             } else {
                 for line in EventText.faultLines(effects) { c.stdout.line(line) }
                 c.stdout.line(TransactionText.line(t))
-                if case .purchased = t.state {
+                if case .purchased = t.state, !s.state.settings.autoFinish {
                     c.stdout.line("deliver it, then run 'iapctl finish \(t.id)'")
                 }
             }

@@ -14,18 +14,27 @@ enum FinishCommand {
                 'iapctl config set finish-after-downloads true' (RMStore) the finish waits instead (exit 5, \
                 transactionFinishPostponed) and happens when the last download ends; a cancelled download then \
                 reports the transaction failed with error 300 (exit 1 here when it happens now). A delivered \
-                purchased or restored transaction counts in the ledger ('iapctl ledger').
+                purchased or restored transaction counts in the ledger ('iapctl ledger'). With --verify, each \
+                purchased or restored transaction is first verified against the store's receipt (RMStore's app \
+                receipt verifier, see 'iapctl help verify'), one at a time: verified, it is finished; rejected, \
+                it is finished without delivery and reported failed (transactionVerificationFailed, exit 1); if \
+                verification could not be completed (error 200, e.g. 'iapctl fault add verification 200'), it \
+                stays in the queue and comes back at the next 'iapctl launch' (exit 1).
                 """,
             arguments: [ArgumentSpec("TXID", help: "Transaction identifiers", optional: true, variadic: true)],
-            options: [.flag("all", help: "Finish every finishable transaction in the queue")],
+            options: [
+                .flag("all", help: "Finish every finishable transaction in the queue"),
+                .flag("verify", help: "Verify each transaction's receipt first, with RMStore's rules"),
+            ],
             exclusive: [["TXID", "all"]],
             requiresOneOf: [["TXID", "all"]],
-            examples: ["iapctl finish 2000000000000001", "iapctl finish --all --json"]
+            examples: ["iapctl finish 2000000000000001", "iapctl finish --all --json", "iapctl finish --verify 2000000000000001"]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let i = c.invocation
         let ids = try TransactionArgument.ids(i.positionals("TXID"), in: i)
+        if i.flag("verify") { return try VerifiedFinish.run(c, ids: i.flag("all") ? nil : ids) }
         let command: Command = i.flag("all") ? .finishAll : .finish(ids)
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(command)

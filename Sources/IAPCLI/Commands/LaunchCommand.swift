@@ -11,8 +11,15 @@ enum LaunchCommand {
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
+        var pipeline: [TransactionID] = []
         let code = try c.write { s throws(StoreError) in
             let effects = try s.apply(.launch)
+            if s.state.settings.autoFinish {
+                pipeline = effects.events.compactMap { e -> TransactionID? in
+                    guard case .transactionRedelivered(let t) = e.kind, t.state == .purchased || t.state == .restored else { return nil }
+                    return t.id
+                }
+            }
             let redelivered = effects.events.compactMap { e -> Transaction? in
                 if case .transactionRedelivered(let t) = e.kind { return t }
                 return nil
@@ -25,6 +32,8 @@ enum LaunchCommand {
             }
             return ExitCode.success
         }
+        // auto-finish: StoreKit redelivers, and RMStore runs its pipeline on each transaction again.
+        if !pipeline.isEmpty { return try AutoFinish.run(code, ids: pipeline, c) }
         let delivered = try SelfHostedDownloader.deliver(c, only: nil)
         return delivered ? code : .declined
     }

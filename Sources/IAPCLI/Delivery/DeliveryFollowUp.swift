@@ -8,6 +8,7 @@ enum DeliveryFollowUp {
     static func after(_ code: ExitCode, delivered transactions: [Transaction], _ c: CommandContext) throws -> ExitCode {
         let ids = transactions.filter { $0.state == .purchased || $0.state == .restored }.map(\.id)
         guard !ids.isEmpty else { return code }
+        if try c.read({ s throws(StoreError) in s.state.settings.autoFinish }) { return try AutoFinish.run(code, ids: ids, c) }
         let succeeded = try SelfHostedDownloader.deliver(c, only: ids)
         return succeeded || code != .success ? code : .declined
     }

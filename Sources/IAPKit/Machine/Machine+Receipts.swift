@@ -18,8 +18,8 @@ extension Machine {
         case .recordVerification(var record):
             if let fault = takeFault(.verification, product: record.productID) { record.impose(fault) }
             emit(.receipt(record.passed ? .verified(record) : .verificationFailed(record)), into: &effects)
-        case .finishVerified(let id, let failure):
-            try finishVerified(id, failure: failure, archive: archive, into: &effects)
+        case .verifyTransaction(let id, let failure, let thenFinish):
+            try verifyTransaction(id, failure: failure, thenFinish: thenFinish, archive: archive, into: &effects)
         }
     }
 
@@ -29,8 +29,9 @@ extension Machine {
     /// `RMStoreErrorCodeUnableToCompleteVerification` ("If we were unable to complete the
     /// verification we want StoreKit to keep reminding us of the transaction"), and posts
     /// `storePaymentTransactionFailed`. A failed transaction is not counted in the ledger.
-    private mutating func finishVerified(
-        _ id: TransactionID, failure: TransactionError?, archive: some TransactionArchive, into effects: inout Effects
+    private mutating func verifyTransaction(
+        _ id: TransactionID, failure: TransactionError?, thenFinish: Bool, archive: some TransactionArchive,
+        into effects: inout Effects
     ) throws(StoreError) {
         guard let t = state.queued(id) else {
             if try archive.transaction(id) != nil { throw .alreadyFinished(id) }
@@ -41,7 +42,7 @@ extension Machine {
         if let fault = takeFault(.verification, product: t.productID) { record.impose(fault) }
         guard let error = record.error else {
             emit(.receipt(.verified(record)), into: &effects)
-            finishValidated(t, into: &effects)
+            if thenFinish { finishValidated(t, into: &effects) }
             return
         }
         emit(.receipt(.verificationFailed(record)), into: &effects)

@@ -5,10 +5,12 @@ public enum ReceiptRequest: Hashable, Sendable {
     case refresh
     /// Record a verification and its verdict (an armed `verification` fault overrides it).
     case recordVerification(ReceiptVerificationRecord)
-    /// RMStore's purchase pipeline for one queued transaction: the verifier's verdict (nil:
-    /// valid), then finish on success; on failure the transaction is finished unless the error
-    /// says verification could not be completed (error 200), so StoreKit delivers it again.
-    case finishVerified(TransactionID, failure: TransactionError?)
+    /// RMStore's verification of one queued purchased or restored transaction: the verifier's
+    /// verdict (nil: valid). On failure the transaction is finished unless the error says
+    /// verification could not be completed (error 200), so StoreKit delivers it again; on
+    /// success it is finished too when `thenFinish` (`finish --verify`), or left for the rest of
+    /// the pipeline (downloads, then `finish`) when not (`auto-finish`).
+    case verifyTransaction(TransactionID, failure: TransactionError?, thenFinish: Bool)
 }
 
 /// What receipt requests did: the events `iapctl events` shows for them (`EventKind.receipt`).

@@ -1,0 +1,64 @@
+import IAPKit
+
+/// `iapctl finish --verify TXID...`: RMStore's `didPurchaseTransaction:` with a receipt verifier,
+/// for transactions the app delivers by hand. Each transaction is committed on its own (a
+/// verification is a request to a verifier, not part of an all-or-nothing finish).
+enum VerifiedFinish {
+    static func run(_ c: CommandContext, ids: [TransactionID]?) throws -> ExitCode {
+        try c.write { s throws(StoreError) in
+            let targets = ids ?? s.state.queue.filter { $0.state.isFinishable }.map(\.id)
+            var finished: [Transaction] = []
+            var code = ExitCode.success
+            var lines: [String] = []
+            for id in targets {
+                let (effects, outcome) = try verifyAndFinish(id, s, thenFinish: true)
+                DownloadCommand.removeCancelledCopies(effects, s)
+                FinishCommand.warnAboutCancelledDownloads(effects, c)
+                finished += effects.transactions.filter(\.finished)
+                lines += effects.events.compactMap(line)
+                if outcome != .success { code = outcome }
+            }
+            if c.json {
+                c.printTransactions(finished)
+            } else if lines.isEmpty {
+                c.stdout.line("nothing to finish")
+            } else {
+                for l in lines { c.stdout.line(l) }
+            }
+            return code
+        }
+    }
+
+    /// Verifies one transaction (purchased or restored; a failed one is only finished, as RMStore
+    /// finishes failed transactions without verifying) and applies the verdict.
+    static func verifyAndFinish(_ id: TransactionID, _ s: StoreSession, thenFinish: Bool) throws(StoreError) -> (Effects, ExitCode) {
+        guard let t = s.state.queued(id), t.state == .purchased || t.state == .restored else {
+            // Unknown, finished, purchasing, deferred or failed: the plain finish says what is wrong or does it.
+            let effects = try s.apply(.finish([id]))
+            return (effects, .success)
+        }
+        let verdict = try TransactionVerification.verdict(for: t, session: s)
+        let effects = try s.apply(.receipt(.verifyTransaction(id, failure: verdict, thenFinish: thenFinish)))
+        var outcome = ExitCode.success
+        for e in effects.events {
+            switch e.kind {
+            case .receipt(.transactionVerificationFailed), .transactionDeliveryFailed: outcome = .declined
+            case .transactionFinishPostponed: if outcome == .success { outcome = .pending }
+            default: break
+            }
+        }
+        return (effects, outcome)
+    }
+
+    static func line(_ e: Event) -> String? {
+        switch e.kind {
+        case .receipt(.verified(let r)):
+            return "verified  \(r.transactionID.map(\.description) ?? "")  \(r.productID.map(\.rawValue) ?? "")  (the receipt holds the product)"
+        case .receipt(.transactionVerificationFailed), .faultFired, .transactionFinished, .transactionDeliveryFailed,
+            .transactionFinishPostponed:
+            return EventText.line(e)
+        default:
+            return nil
+        }
+    }
+}
