@@ -13,6 +13,9 @@ enum InitCommand {
                 .value("storefront", "code", help: "The storefront: USA, CHN, JPN, ... (default: USA)"),
                 .value("start-date", "date", help: "The simulated clock's start, RFC 3339 (default: 2026-01-01T00:00:00Z)"),
                 .flag("force", help: "Replace an existing store (its transactions are lost)"),
+                .value(
+                    "signing-dir", "dir",
+                    help: "Sign receipts with your own chain: leaf.pem, intermediate.pem, root.pem, leaf-key.pem (default: the built-in TEST ONLY chain)"),
             ],
             examples: ["iapctl init --catalog Fixtures/Example.storekit --storefront CHN", "iapctl --store /tmp/s init --force"]
         ), run: run)
@@ -41,6 +44,13 @@ enum InitCommand {
                 throw i.usageError("bad --start-date '\(d)'; write RFC 3339 such as 2026-01-01T00:00:00Z")
             }
             creation.start = t
+        }
+        if let dir = i.value("signing-dir") {
+            guard !dir.isEmpty else { throw i.usageError("empty --signing-dir; give a folder holding leaf.pem, intermediate.pem, root.pem, leaf-key.pem") }
+            // Validated before the store is touched: a bad chain never replaces a store.
+            let identity = try SigningIdentity.load(directory: dir, at: creation.start)
+            for warning in identity.warnings { c.warn(warning) }
+            creation.signing = identity
         }
         try c.store.create(creation, force: i.flag("force"))
         return try c.read { s throws(StoreError) in

@@ -116,6 +116,7 @@ public enum Doctor {
         if size > committed {
             report.ok(store.journalPath, "\(size - committed) bytes past the committed end (a command that did not commit); ignored, and cut at the next write")
         }
+        if let stateFile { StoreSigning.check(store, sha256: stateFile.state.signingSHA256, into: &report) }
         guard let stateFile, scan.problem == nil else { return report }
         let state = stateFile.state
         var consistent = true
@@ -201,6 +202,7 @@ public enum Doctor {
         state.replaceQueue(with: transactions.filter { $0.isInQueue })
         // Write the new store: catalog, journal, then state (the commit).
         try PosixFile.makeDirectory(destination.path)
+        state.signingSHA256 = try StoreSigning.salvage(from: store, into: destination, sha256: state.signingSHA256, notes: &report.notes)
         try PosixFile.replaceAtomically(destination.catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: destination.path)
         var frames = Journal.headerBytes()
         var w = ByteWriter(capacity: 256)

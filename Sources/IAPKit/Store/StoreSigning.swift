@@ -47,3 +47,27 @@ extension StoreSession {
         try StoreSigning.load(storePath: storePath, sha256: state.signingSHA256)
     }
 }
+
+extension StoreSigning {
+    /// `doctor`: whether the signing chain the state names is there and intact.
+    static func check(_ store: Store, sha256: String?, into report: inout Doctor.Report) {
+        guard sha256 != nil else { return }
+        do {
+            let identity = try load(storePath: store.path, sha256: sha256)
+            report.ok(store.signingPath, "signing chain is intact (leaf '\(identity.leaf.subject.commonName ?? "?")')")
+        } catch {
+            report.bad(store.signingPath, "\(error)")
+        }
+    }
+
+    /// `doctor --salvage`: copies an intact signing chain into the new store; a damaged one is
+    /// dropped (the new store signs with the built-in test chain) with a note.
+    static func salvage(from store: Store, into destination: Store, sha256: String?, notes: inout [String]) throws(StoreError) -> String? {
+        guard sha256 != nil else { return nil }
+        guard let identity = try? load(storePath: store.path, sha256: sha256) else {
+            notes.append("signing chain unusable: the new store signs receipts with the built-in test chain")
+            return nil
+        }
+        return try install(identity, in: destination)
+    }
+}
