@@ -16,6 +16,8 @@ public struct PKCS7SignedData: Sendable {
     public var content: [UInt8]
     /// Where the payload's bytes sit in the receipt, for error offsets.
     var contentOffsets: PayloadOffsets
+    /// The offset of the payload's OCTET STRING element (what `openssl asn1parse -strparse` takes).
+    public var contentElementOffset: Int
     public var certificates: [Certificate]
     public var signers: [SignerInfo]
     /// Whether the receipt used BER-only forms (indefinite lengths), as Xcode's do.
@@ -104,7 +106,7 @@ public struct PKCS7SignedData: Sendable {
         }
         return PKCS7SignedData(
             digestAlgorithms: digests, contentType: contentType, content: octets.octets,
-            contentOffsets: offsets(of: octets), certificates: certificates, signers: signers,
+            contentOffsets: offsets(of: octets), contentElementOffset: octets.offset, certificates: certificates, signers: signers,
             usesIndefiniteLengths: info.isIndefiniteLength)
     }
 
