@@ -32,7 +32,9 @@ enum ReceiptBenchmarks {
         try Data(Base64.encode(bytes).utf8).write(to: URL(fileURLWithPath: base64))
         let payloadOffset = try PKCS7SignedData.parse(bytes).contentElementOffset
 
-        let build = Benchmark.median(runs) { Benchmark.spawn(binary, ["--store", store, "receipt", "--der", scratch + "/again.der"]).seconds }
+        let build = Benchmark.median(runs) {
+            Benchmark.spawn(binary, ["--store", store, "receipt", "--der", scratch + "/again.der"]).seconds
+        }
         let decode = Benchmark.median(runs) { Benchmark.spawn(binary, ["receipt", "decode", der, "--json"]).seconds }
         let openssl = try tool("openssl")
         let asn1parse = Benchmark.median(runs) {
@@ -77,7 +79,8 @@ enum ReceiptBenchmarks {
             var left = entries
             while left > 0 {
                 let n = min(left, 2000)
-                try s.apply(batch: Array(repeating: .buy(ProductID("com.x.vip1"), user: nil, quantity: 1), count: n) + [.finishAll])
+                try s.apply(
+                    batch: Array(repeating: .buy(ProductID("com.x.vip1"), user: nil, quantity: 1), count: n) + [.finishAll])
                 left -= n
             }
         }
@@ -129,7 +132,10 @@ enum ReceiptBenchmarks {
     }
 
     static func tool(_ name: String) throws -> String {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+        let dirs =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + [
+                "/usr/bin", "/usr/local/bin",
+            ]
         guard let path = dirs.map({ $0 + "/" + name }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw MissingTool(description: "\(name) is not installed; the receipt benchmarks compare against it")
         }

@@ -13,7 +13,10 @@ enum RefreshReceiptCommand {
                 refresh-receipt fault ('iapctl fault add refresh-receipt 7') fails it instead: refreshReceiptFailed \
                 (storeRefreshReceiptFailed {error}), exit 1.
                 """,
-            examples: ["iapctl refresh-receipt", "iapctl fault add refresh-receipt cloudServiceNetworkConnectionFailed && iapctl refresh-receipt"]
+            examples: [
+                "iapctl refresh-receipt",
+                "iapctl fault add refresh-receipt cloudServiceNetworkConnectionFailed && iapctl refresh-receipt",
+            ]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
@@ -25,7 +28,8 @@ enum RefreshReceiptCommand {
             }.first
             if !c.json { for line in EventText.faultLines(effects) { c.stdout.line(line) } }
             if let failure {
-                c.stderr.line("error: receipt refresh failed: \(failure) (an injected refresh-receipt fault; see 'iapctl fault list')")
+                c.stderr.line(
+                    "error: receipt refresh failed: \(failure) (an injected refresh-receipt fault; see 'iapctl fault list')")
                 return .declined
             }
             let decoded = try StoreReceiptDecoding.decoded(s)
@@ -34,7 +38,8 @@ enum RefreshReceiptCommand {
             } else {
                 let r = decoded.receipt
                 c.stdout.line(
-                    "receipt refreshed: \(r.inAppPurchases.count) in-app purchase\(r.inAppPurchases.count == 1 ? "" : "s"), created \(r.creationDate?.rfc3339 ?? "?"), \(decoded.der.count) bytes (see 'iapctl receipt')")
+                    "receipt refreshed: \(r.inAppPurchases.count) in-app purchase\(r.inAppPurchases.count == 1 ? "" : "s"), created \(r.creationDate?.rfc3339 ?? "?"), \(decoded.der.count) bytes (see 'iapctl receipt')"
+                )
             }
             return .success
         }

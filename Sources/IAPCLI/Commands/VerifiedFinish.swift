@@ -31,7 +31,9 @@ enum VerifiedFinish {
 
     /// Verifies one transaction (purchased or restored; a failed one is only finished, as RMStore
     /// finishes failed transactions without verifying) and applies the verdict.
-    static func verifyAndFinish(_ id: TransactionID, _ s: StoreSession, thenFinish: Bool) throws(StoreError) -> (Effects, ExitCode) {
+    static func verifyAndFinish(_ id: TransactionID, _ s: StoreSession, thenFinish: Bool) throws(StoreError) -> (
+        Effects, ExitCode
+    ) {
         guard let t = s.state.queued(id), t.state == .purchased || t.state == .restored else {
             // Unknown, finished, purchasing, deferred or failed: the plain finish says what is wrong or does it.
             let effects = try s.apply(.finish([id]))
@@ -53,7 +55,8 @@ enum VerifiedFinish {
     static func line(_ e: Event) -> String? {
         switch e.kind {
         case .receipt(.verified(let r)):
-            return "verified  \(r.transactionID.map(\.description) ?? "")  \(r.productID.map(\.rawValue) ?? "")  (the receipt holds the product)"
+            return
+                "verified  \(r.transactionID.map(\.description) ?? "")  \(r.productID.map(\.rawValue) ?? "")  (the receipt holds the product)"
         case .receipt(.transactionVerificationFailed), .faultFired, .transactionFinished, .transactionDeliveryFailed,
             .transactionFinishPostponed:
             return EventText.line(e)

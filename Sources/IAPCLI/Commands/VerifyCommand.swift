@@ -24,7 +24,8 @@ enum VerifyCommand {
                 .value("root", "cert", help: "The trusted root certificate, PEM or DER (default: the store's signing root)"),
                 .value("bundle-id", "id", help: "The app's bundle id (default: the store's)"),
                 .value("app-version", "version", help: "The app's version, CFBundleVersion (default: the store's)"),
-                .value("device-id", "hex", help: "The device's identifierForVendor, 32 hex digits or a UUID (default: the store's)"),
+                .value(
+                    "device-id", "hex", help: "The device's identifierForVendor, 32 hex digits or a UUID (default: the store's)"),
             ],
             examples: [
                 "iapctl verify", "iapctl verify --transaction 2000000000000001 --json",
@@ -40,7 +41,8 @@ enum VerifyCommand {
         var deviceID: [UInt8]?
         if let text = i.value("device-id") {
             guard let bytes = DeviceIdentifier.parse(text) else {
-                throw i.usageError("bad --device-id '\(text)'; give 32 hex digits or a UUID such as 8E3A1F0C-5B7D-4C21-9A6E-2F4B8D1C7E90")
+                throw i.usageError(
+                    "bad --device-id '\(text)'; give 32 hex digits or a UUID such as 8E3A1F0C-5B7D-4C21-9A6E-2F4B8D1C7E90")
             }
             deviceID = bytes
         }
@@ -59,7 +61,9 @@ enum VerifyCommand {
             let record = ReceiptVerificationRecord(
                 method: .local, transactionID: i.value("transaction").flatMap(TransactionID.init(parsing:)),
                 productID: i.value("product").map(ProductID.init),
-                error: report.firstFailure.map { ReceiptVerificationRecord.invalidReceipt("The app receipt is invalid: \($0.name): \($0.detail)") })
+                error: report.firstFailure.map {
+                    ReceiptVerificationRecord.invalidReceipt("The app receipt is invalid: \($0.name): \($0.detail)")
+                })
             let effects = try s.apply(.receipt(.recordVerification(record)))
             let fault = effects.events.compactMap { e -> TransactionError? in
                 guard case .faultFired(let f) = e.kind else { return nil }
@@ -92,7 +96,9 @@ enum VerifyCommand {
                 }
             } else {
                 for check in report.checks {
-                    c.stdout.line(check.name.padding(toLength: 14, withPad: " ", startingAt: 0) + check.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + check.detail)
+                    c.stdout.line(
+                        check.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                            + check.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + check.detail)
                 }
                 for line in EventText.faultLines(effects) { c.stdout.line(line) }
                 if let fault {

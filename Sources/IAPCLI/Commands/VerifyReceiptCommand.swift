@@ -18,11 +18,14 @@ enum VerifyReceiptCommand {
                 21100-21149 have "is-retryable": true, 21150-21199 false. Apple's advice (and the seeds'): try \
                 production first, and on 21007 the sandbox. Exit 0 for status 0, 1 for any other status.
                 """,
-            arguments: [ArgumentSpec("FILE", help: "The receipt, base64 or DER, or - for stdin (default: the store's)", optional: true)],
+            arguments: [
+                ArgumentSpec("FILE", help: "The receipt, base64 or DER, or - for stdin (default: the store's)", optional: true)
+            ],
             options: [
                 .value("password", "secret", help: "The app's shared secret (auto-renewable subscriptions)"),
                 .value("environment", "name", help: "The endpoint: sandbox or production (default: sandbox)"),
-                .flag("exclude-old-transactions", help: "Only the latest transaction of each subscription in latest_receipt_info"),
+                .flag(
+                    "exclude-old-transactions", help: "Only the latest transaction of each subscription in latest_receipt_info"),
             ],
             examples: [
                 "iapctl verify-receipt", "iapctl receipt > r.b64 && iapctl verify-receipt r.b64 --environment production",
@@ -32,7 +35,8 @@ enum VerifyReceiptCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let i = c.invocation
-        let endpoint = VerifyReceiptEndpoint(rawValue: try i.choice("environment", among: VerifyReceiptEndpoint.allCases.map(\.rawValue)) ?? "sandbox")!
+        let endpoint = VerifyReceiptEndpoint(
+            rawValue: try i.choice("environment", among: VerifyReceiptEndpoint.allCases.map(\.rawValue)) ?? "sandbox")!
         let given = try i.positional("FILE").map { try ReceiptArgument.bytes($0, c) }
         return try c.write { s throws(StoreError) in
             let receiptData: String

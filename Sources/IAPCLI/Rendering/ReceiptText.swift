@@ -25,7 +25,8 @@ enum ReceiptText {
         let purchases = r.inAppPurchasesInOrder
         lines.append("in-app purchases: \(purchases.count)")
         for p in purchases {
-            var line = "  \(p.transactionID ?? "?")  \(p.productID ?? "?")  x\(p.quantity ?? 1)  \(p.purchaseDate?.rfc3339 ?? "?")"
+            var line =
+                "  \(p.transactionID ?? "?")  \(p.productID ?? "?")  x\(p.quantity ?? 1)  \(p.purchaseDate?.rfc3339 ?? "?")"
             if let o = p.originalTransactionID, o != p.transactionID { line += "  original \(o)" }
             if let e = p.expiresDate { line += "  expires \(e.rfc3339)" }
             if let c = p.cancellationDate { line += "  cancelled \(c.rfc3339)" }

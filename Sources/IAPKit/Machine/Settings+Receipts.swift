@@ -5,9 +5,11 @@ extension SettingKey {
     var receiptSummary: String {
         switch self {
         case .environment:
-            return "Sandbox, Production, Xcode or LocalTesting: the receipt's environment and the verifyReceipt endpoint that accepts it"
+            return
+                "Sandbox, Production, Xcode or LocalTesting: the receipt's environment and the verifyReceipt endpoint that accepts it"
         case .deviceID:
-            return "the device's identifierForVendor (32 hex digits or a UUID) hashed into receipts, or 'auto' to derive it from the bundle id"
+            return
+                "the device's identifierForVendor (32 hex digits or a UUID) hashed into receipts, or 'auto' to derive it from the bundle id"
         case .sharedSecret:
             return "the app's shared secret that verifyReceipt wants for auto-renewable receipts (status 21004), or 'none'"
         case .autoFinish:
@@ -31,7 +33,8 @@ extension SettingKey {
         switch self {
         case .environment:
             guard let environment = ReceiptEnvironment(name: text) else {
-                throw .badSettingValue(key: rawValue, value: text, expected: "one of \(ReceiptEnvironment.names.joined(separator: ", "))")
+                throw .badSettingValue(
+                    key: rawValue, value: text, expected: "one of \(ReceiptEnvironment.names.joined(separator: ", "))")
             }
             settings.environment = environment
         case .deviceID:
@@ -49,9 +52,13 @@ extension SettingKey {
             if text == "none" || text.isEmpty {
                 settings.sharedSecret = nil
             } else {
-                guard text.count <= 256, text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) else {
+                guard text.count <= 256, text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
+                else {
                     throw .badSettingValue(
-                        key: rawValue, value: text, expected: "printable ASCII without spaces, at most 256 characters (App Store secrets are 32 hex digits), or none")
+                        key: rawValue, value: text,
+                        expected:
+                            "printable ASCII without spaces, at most 256 characters (App Store secrets are 32 hex digits), or none"
+                    )
                 }
                 settings.sharedSecret = text
             }

@@ -31,15 +31,19 @@ public struct DecodedReceipt: Sendable {
         }
         if input.first == 0x30 { return input }
         if let bad = input.firstIndex(where: { !isSpace($0) && !isBase64($0) }) {
-            let shown = input[bad] >= 0x20 && input[bad] < 0x7F ? "'\(Character(Unicode.Scalar(input[bad])))'" : "byte 0x\(Hex.encode([input[bad]]))"
+            let shown =
+                input[bad] >= 0x20 && input[bad] < 0x7F
+                ? "'\(Character(Unicode.Scalar(input[bad])))'" : "byte 0x\(Hex.encode([input[bad]]))"
             throw ReceiptError(offset: bad, expected: "base64 text or DER bytes starting with 0x30 (found \(shown))")
         }
         guard let decoded = Base64.decode(input, url: false) else {
-            throw ReceiptError(offset: input.count, expected: "complete base64 text (a multiple of 4 characters, '=' only at the end)")
+            throw ReceiptError(
+                offset: input.count, expected: "complete base64 text (a multiple of 4 characters, '=' only at the end)")
         }
         guard decoded.first == 0x30 else {
             throw ReceiptError(
-                offset: 0, expected: "base64 of a PKCS#7 receipt, which starts with 'MI' (found '\(Character(Unicode.Scalar(first)))...')")
+                offset: 0,
+                expected: "base64 of a PKCS#7 receipt, which starts with 'MI' (found '\(Character(Unicode.Scalar(first)))...')")
         }
         return decoded
     }

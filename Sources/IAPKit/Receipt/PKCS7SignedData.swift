@@ -60,7 +60,8 @@ public struct PKCS7SignedData: Sendable {
         try info.expect(.sequence, "a PKCS#7 ContentInfo SEQUENCE")
         let type = try info.child(0, "the ContentInfo's contentType OID")
         guard try type.oidValue() == .pkcs7SignedData else {
-            throw ASN1Error(offset: type.offset, expected: "the signedData OID 1.2.840.113549.1.7.2 (found \(try type.oidValue()))")
+            throw ASN1Error(
+                offset: type.offset, expected: "the signedData OID 1.2.840.113549.1.7.2 (found \(try type.oidValue()))")
         }
         let explicit = try info.child(1, "[0] EXPLICIT SignedData")
         try explicit.expect(.contextSpecific(0), "[0] EXPLICIT SignedData")
@@ -80,7 +81,8 @@ public struct PKCS7SignedData: Sendable {
         try encap.expect(.sequence, "the encapContentInfo SEQUENCE")
         let contentType = try encap.child(0, "the eContentType OID").oidValue()
         guard contentType == .pkcs7Data else {
-            throw ASN1Error(offset: encap.children[0].offset, expected: "the data OID 1.2.840.113549.1.7.1 (found \(contentType))")
+            throw ASN1Error(
+                offset: encap.children[0].offset, expected: "the data OID 1.2.840.113549.1.7.1 (found \(contentType))")
         }
         let wrapper = try encap.child(1, "[0] EXPLICIT eContent (the receipt payload)")
         try wrapper.expect(.contextSpecific(0), "[0] EXPLICIT eContent (the receipt payload)")
@@ -106,7 +108,8 @@ public struct PKCS7SignedData: Sendable {
         }
         return PKCS7SignedData(
             digestAlgorithms: digests, contentType: contentType, content: octets.octets,
-            contentOffsets: offsets(of: octets), contentElementOffset: octets.offset, certificates: certificates, signers: signers,
+            contentOffsets: offsets(of: octets), contentElementOffset: octets.offset, certificates: certificates,
+            signers: signers,
             usesIndefiniteLengths: info.isIndefiniteLength)
     }
 

@@ -64,12 +64,16 @@ public enum ReceiptVerification {
     }
 
     /// The status of a decoded receipt before faults.
-    static func status(of d: DecodedReceipt, password: String?, endpoint: VerifyReceiptEndpoint, session: StoreSession) throws(StoreError) -> Int {
+    static func status(of d: DecodedReceipt, password: String?, endpoint: VerifyReceiptEndpoint, session: StoreSession)
+        throws(StoreError) -> Int
+    {
         guard let environment = d.receipt.environment.flatMap(ReceiptEnvironment.init(receiptValue:)),
             environment == .sandbox || environment == .production
         else { return 21002 }
         let root = try session.signingIdentity().root
-        let signer = d.envelope.signers.first.flatMap { info in (d.envelope.certificates + [root]).first { ReceiptVerifier.matches($0, info) } }
+        let signer = d.envelope.signers.first.flatMap { info in
+            (d.envelope.certificates + [root]).first { ReceiptVerifier.matches($0, info) }
+        }
         guard ReceiptVerifier.signatureCheck(d, d.envelope.signers.first, signer).verdict == .pass,
             ReceiptVerifier.chainCheck(d, signer, root: root).verdict == .pass
         else { return 21003 }
@@ -105,7 +109,9 @@ public enum ReceiptVerification {
 
     // MARK: - Status 0
 
-    static func validBody(_ d: DecodedReceipt, endpoint: VerifyReceiptEndpoint, exclude: Bool, session: StoreSession) throws(StoreError) -> [UInt8] {
+    static func validBody(_ d: DecodedReceipt, endpoint: VerifyReceiptEndpoint, exclude: Bool, session: StoreSession)
+        throws(StoreError) -> [UInt8]
+    {
         let r = d.receipt
         let state = session.state
         // What the store knows about each transaction, for the fields receipts do not carry.

@@ -33,14 +33,18 @@ public enum ReceiptVerifier {
             checks.append(
                 ReceiptCheck(
                     "transaction", found ? .pass : .fail,
-                    found ? "transaction \(id) is in the receipt" : "transaction \(id) is not among the receipt's \(r.inAppPurchases.count) in-app purchases"))
+                    found
+                        ? "transaction \(id) is in the receipt"
+                        : "transaction \(id) is not among the receipt's \(r.inAppPurchases.count) in-app purchases"))
         }
         if let product = e.productID {
             let count = r.inAppPurchases.filter { $0.productID == product }.count
             checks.append(
                 ReceiptCheck(
                     "product", count > 0 ? .pass : .fail,
-                    count > 0 ? "\(count) purchase\(count == 1 ? "" : "s") of \(product)" : "the receipt does not contain the given product \(product)"))
+                    count > 0
+                        ? "\(count) purchase\(count == 1 ? "" : "s") of \(product)"
+                        : "the receipt does not contain the given product \(product)"))
         }
         return ReceiptVerificationReport(checks: checks)
     }
@@ -59,14 +63,16 @@ public enum ReceiptVerifier {
     static func signatureCheck(_ d: DecodedReceipt, _ info: PKCS7SignedData.SignerInfo?, _ signer: Certificate?) -> ReceiptCheck {
         guard let info else { return ReceiptCheck("signature", .fail, "the receipt has no SignerInfo: it is not signed") }
         guard let signer else {
-            return ReceiptCheck("signature", .fail, "the signer's certificate is neither embedded in the receipt nor the trusted root")
+            return ReceiptCheck(
+                "signature", .fail, "the signer's certificate is neither embedded in the receipt nor the trusted root")
         }
         let digest: RSAPublicKey.HashAlgorithm
         switch info.digestAlgorithm {
         case .sha256: digest = .sha256
         case .sha1: digest = .sha1
         default:
-            return ReceiptCheck("signature", .fail, "unsupported digest algorithm \(PKCS7SignedData.algorithmName(info.digestAlgorithm))")
+            return ReceiptCheck(
+                "signature", .fail, "unsupported digest algorithm \(PKCS7SignedData.algorithmName(info.digestAlgorithm))")
         }
         let message: [UInt8]
         if let attributes = info.signedAttributes {
@@ -74,7 +80,8 @@ public enum ReceiptVerifier {
                 return ReceiptCheck("signature", .fail, "signed attributes without a messageDigest")
             }
             guard stated == digest.hash(d.envelope.content) else {
-                return ReceiptCheck("signature", .fail, "the messageDigest attribute does not match the payload: the payload was changed")
+                return ReceiptCheck(
+                    "signature", .fail, "the messageDigest attribute does not match the payload: the payload was changed")
             }
             message = attributes
         } else {
@@ -85,7 +92,9 @@ public enum ReceiptVerifier {
         let valid: Bool
         switch (signer.publicKey, info.signatureAlgorithm) {
         case (.p256(let key), .ecdsaWithSHA256), (.p256(let key), .ecPublicKey):
-            guard digest == .sha256 else { return ReceiptCheck("signature", .fail, "ECDSA P-256 receipts are digested with SHA-256") }
+            guard digest == .sha256 else {
+                return ReceiptCheck("signature", .fail, "ECDSA P-256 receipts are digested with SHA-256")
+            }
             valid = key.isValidSignature(der: info.signature, for: message)
         case (.rsa(let key), .sha256WithRSAEncryption):
             valid = key.isValidSignature(info.signature, for: message, hash: .sha256)
@@ -121,18 +130,23 @@ public enum ReceiptVerifier {
         if signer == root && signer.issuer.der == signer.subject.der {
             return ReceiptCheck(
                 "appleMarkers", .skip,
-                "the signer is the trusted root itself (a self-signed certificate such as Xcode's StoreKit Testing one), which carries no Apple markers")
+                "the signer is the trusted root itself (a self-signed certificate such as Xcode's StoreKit Testing one), which carries no Apple markers"
+            )
         }
         guard signer.hasExtension(.appleReceiptSigner) else {
-            return ReceiptCheck("appleMarkers", .fail, "the signing certificate lacks Apple's receipt-signer OID \(OID.appleReceiptSigner)")
+            return ReceiptCheck(
+                "appleMarkers", .fail, "the signing certificate lacks Apple's receipt-signer OID \(OID.appleReceiptSigner)")
         }
-        guard let issuer = (d.envelope.certificates + [root]).first(where: { $0.subject.der == signer.issuer.der && $0 != signer }) else {
+        guard
+            let issuer = (d.envelope.certificates + [root]).first(where: { $0.subject.der == signer.issuer.der && $0 != signer })
+        else {
             return ReceiptCheck("appleMarkers", .fail, "the signer's issuer is not in the receipt")
         }
         guard issuer.hasExtension(.appleWWDRIntermediate) else {
             return ReceiptCheck("appleMarkers", .fail, "the intermediate lacks Apple's WWDR OID \(OID.appleWWDRIntermediate)")
         }
-        return ReceiptCheck("appleMarkers", .pass, "leaf has \(OID.appleReceiptSigner), intermediate has \(OID.appleWWDRIntermediate)")
+        return ReceiptCheck(
+            "appleMarkers", .pass, "leaf has \(OID.appleReceiptSigner), intermediate has \(OID.appleWWDRIntermediate)")
     }
 
     static func equality(_ name: String, found: String?, expected: String, what: String) -> ReceiptCheck {
@@ -150,6 +164,9 @@ public enum ReceiptVerifier {
         let device = DeviceIdentifier.uuidString(deviceID)
         return computed == stated
             ? ReceiptCheck("hash", .pass, "SHA-1(device \(device) || opaque || bundle id) = \(Hex.encode(stated))")
-            : ReceiptCheck("hash", .fail, "SHA-1(device \(device) || opaque || bundle id) is \(Hex.encode(computed)), the receipt says \(Hex.encode(stated)): it was made for another device")
+            : ReceiptCheck(
+                "hash", .fail,
+                "SHA-1(device \(device) || opaque || bundle id) is \(Hex.encode(computed)), the receipt says \(Hex.encode(stated)): it was made for another device"
+            )
     }
 }

@@ -25,7 +25,8 @@ public struct SigningIdentity: Sendable {
     public static let builtin: SigningIdentity = {
         let texts = fileNames.map { String(decoding: BuiltinCatalog.file("signing/" + $0) ?? [], as: UTF8.self) }
         do {
-            return try SigningIdentity(texts: texts, names: fileNames.map { "Fixtures/signing/" + $0 }, origin: builtinOrigin, at: nil)
+            return try SigningIdentity(
+                texts: texts, names: fileNames.map { "Fixtures/signing/" + $0 }, origin: builtinOrigin, at: nil)
         } catch {
             // The embedded files are part of the build and checked by tests; a bad build is a bug.
             preconditionFailure("the embedded test signing chain does not load: \(error)")
@@ -46,7 +47,8 @@ public struct SigningIdentity: Sendable {
         for name in fileNames {
             let path = directory + "/" + name
             guard let file = try PosixFile.openForReading(path) else {
-                throw .unreadable(path: path, reason: "no such file (a signing directory holds \(fileNames.joined(separator: ", ")))")
+                throw .unreadable(
+                    path: path, reason: "no such file (a signing directory holds \(fileNames.joined(separator: ", ")))")
             }
             guard !PosixFile.isDirectory(path) else { throw .unreadable(path: path, reason: "is a directory, not a PEM file") }
             texts.append(String(decoding: try file.readAll(), as: UTF8.self))
@@ -70,10 +72,14 @@ public struct SigningIdentity: Sendable {
         do {
             privateKey = try P256.PrivateKey(pemRepresentation: texts[3])
         } catch {
-            throw .badData("\(names[3]): not a P-256 private key (\(error)); give a PKCS#8 or SEC1 PEM key ('openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256')")
+            throw .badData(
+                "\(names[3]): not a P-256 private key (\(error)); give a PKCS#8 or SEC1 PEM key ('openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256')"
+            )
         }
         guard case .p256(let leafKey) = leaf.publicKey else {
-            throw .badData("\(names[0]): the leaf's key is not P-256; receipts are signed with ecdsa-with-SHA256, so the leaf needs a P-256 key")
+            throw .badData(
+                "\(names[0]): the leaf's key is not P-256; receipts are signed with ecdsa-with-SHA256, so the leaf needs a P-256 key"
+            )
         }
         guard leafKey == privateKey.publicKey else {
             throw .badData("\(names[3]) does not match \(names[0]): the private key's public half differs from the leaf's key")
@@ -81,18 +87,25 @@ public struct SigningIdentity: Sendable {
         let checkTime = time ?? leaf.notBefore
         switch CertificateChain.verify(leaf: leaf, intermediates: [intermediate], root: root, at: checkTime) {
         case .failure(let error):
-            throw .badData("\(origin): the chain leaf.pem -> intermediate.pem -> root.pem does not verify at \(checkTime): \(error)")
+            throw .badData(
+                "\(origin): the chain leaf.pem -> intermediate.pem -> root.pem does not verify at \(checkTime): \(error)")
         case .success(let path):
             guard path.count == 3 else {
-                throw .badData("\(origin): leaf.pem must be issued by intermediate.pem, and intermediate.pem by root.pem (the leaf chains to the root in \(path.count) step\(path.count == 1 ? "" : "s"))")
+                throw .badData(
+                    "\(origin): leaf.pem must be issued by intermediate.pem, and intermediate.pem by root.pem (the leaf chains to the root in \(path.count) step\(path.count == 1 ? "" : "s"))"
+                )
             }
         }
         var found: [String] = []
         if !leaf.hasExtension(.appleReceiptSigner) {
-            found.append("\(names[0]) lacks Apple's receipt-signer marker OID \(OID.appleReceiptSigner); 'iapctl verify' will report the appleMarkers check failed")
+            found.append(
+                "\(names[0]) lacks Apple's receipt-signer marker OID \(OID.appleReceiptSigner); 'iapctl verify' will report the appleMarkers check failed"
+            )
         }
         if !intermediate.hasExtension(.appleWWDRIntermediate) {
-            found.append("\(names[1]) lacks Apple's WWDR intermediate marker OID \(OID.appleWWDRIntermediate); 'iapctl verify' will report the appleMarkers check failed")
+            found.append(
+                "\(names[1]) lacks Apple's WWDR intermediate marker OID \(OID.appleWWDRIntermediate); 'iapctl verify' will report the appleMarkers check failed"
+            )
         }
         warnings = found
         self.origin = origin
@@ -100,7 +113,9 @@ public struct SigningIdentity: Sendable {
 
     /// The body of `<store>/signing`: the four PEM texts in `fileNames` order.
     var storeFileBody: [UInt8] {
-        Array((leaf.pemRepresentation + intermediate.pemRepresentation + root.pemRepresentation + privateKey.pkcs8PEMRepresentation).utf8)
+        Array(
+            (leaf.pemRepresentation + intermediate.pemRepresentation + root.pemRepresentation + privateKey.pkcs8PEMRepresentation)
+                .utf8)
     }
 
     /// Reads back what `storeFileBody` wrote.

@@ -12,11 +12,20 @@ public enum VerifyReceiptStatus {
         (21000, "requestNotReadable", "The request to the App Store was not a readable JSON POST"),
         (21002, "malformedReceiptData", "The data in the receipt-data property was malformed or missing"),
         (21003, "receiptNotAuthenticated", "The receipt could not be authenticated"),
-        (21004, "sharedSecretMismatch", "The shared secret you provided does not match the shared secret on file for your account"),
+        (
+            21004, "sharedSecretMismatch",
+            "The shared secret you provided does not match the shared secret on file for your account"
+        ),
         (21005, "receiptServerUnavailable", "The receipt server was temporarily unable to provide the receipt"),
         (21006, "subscriptionExpired", "This receipt is valid but the subscription has expired"),
-        (21007, "sandboxReceiptInProduction", "This receipt is from the test environment, but it was sent to the production environment"),
-        (21008, "productionReceiptInSandbox", "This receipt is from the production environment, but it was sent to the test environment"),
+        (
+            21007, "sandboxReceiptInProduction",
+            "This receipt is from the test environment, but it was sent to the production environment"
+        ),
+        (
+            21008, "productionReceiptInSandbox",
+            "This receipt is from the production environment, but it was sent to the test environment"
+        ),
         (21009, "internalDataAccessError", "Internal data access error. Try again later"),
         (21010, "accountNotFound", "The user account cannot be found or has been deleted"),
     ]
@@ -27,7 +36,8 @@ public enum VerifyReceiptStatus {
             return TransactionError(domain: domain, code: status, name: n.name, message: n.message)
         }
         guard (21100...21199).contains(status) else { return nil }
-        return TransactionError(domain: domain, code: status, name: "internalError\(status)", message: "Internal data access error")
+        return TransactionError(
+            domain: domain, code: status, name: "internalError\(status)", message: "Internal data access error")
     }
 
     /// Parses `21005`, `receiptServerUnavailable` or `internalError21105` (case-insensitive).

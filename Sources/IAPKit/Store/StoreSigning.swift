@@ -62,7 +62,9 @@ extension StoreSigning {
 
     /// `doctor --salvage`: copies an intact signing chain into the new store; a damaged one is
     /// dropped (the new store signs with the built-in test chain) with a note.
-    static func salvage(from store: Store, into destination: Store, sha256: String?, notes: inout [String]) throws(StoreError) -> String? {
+    static func salvage(from store: Store, into destination: Store, sha256: String?, notes: inout [String]) throws(StoreError)
+        -> String?
+    {
         guard sha256 != nil else { return nil }
         guard let identity = try? load(storePath: store.path, sha256: sha256) else {
             notes.append("signing chain unusable: the new store signs receipts with the built-in test chain")

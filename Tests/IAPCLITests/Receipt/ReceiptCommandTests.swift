@@ -23,7 +23,11 @@ struct ReceiptCommandTests {
         let h = Self.populated()
         #expect(h.ok(["receipt", "--der", "r.der"]).hasPrefix("wrote the app receipt ("))
         let r = try ExternalTool.run(
-            "openssl", ["smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", Self.root, "-purpose", "any", "-out", "content.bin"],
+            "openssl",
+            [
+                "smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", Self.root, "-purpose", "any", "-out",
+                "content.bin",
+            ],
             in: h.directory)
         #expect(r.code == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Verification successful"))
@@ -36,7 +40,11 @@ struct ReceiptCommandTests {
         #expect(h.ok(["receipt"]) == h.ok(["receipt"]))
         // Another root does not verify it.
         let other = try ExternalTool.run(
-            "openssl", ["smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", Self.storeKitCertificate, "-purpose", "any", "-out", "/dev/null"],
+            "openssl",
+            [
+                "smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", Self.storeKitCertificate, "-purpose", "any",
+                "-out", "/dev/null",
+            ],
             in: h.directory)
         #expect(other.code != 0)
     }
@@ -51,7 +59,9 @@ struct ReceiptCommandTests {
         }.flatMap { $0 }.compactMap { $0 }
         #expect(ids.contains(id), "\(id) not in \(ids)")
         // And on Xcode's own receipt, as Apple's tests do.
-        #expect(try ExternalTool.appleExtractTransactionID(String(decoding: h.fileBytes(Self.xcodeReceipt) ?? [], as: UTF8.self)) == "0")
+        #expect(
+            try ExternalTool.appleExtractTransactionID(String(decoding: h.fileBytes(Self.xcodeReceipt) ?? [], as: UTF8.self))
+                == "0")
     }
 
     @Test("receipt decode reads Xcode's BER receipt, from a file or stdin, into the JSON receipt --json prints")
@@ -71,7 +81,8 @@ struct ReceiptCommandTests {
         #expect(entry["isInIntroOfferPeriod"] == .bool(true))
         #expect(json["signature"]?["encoding"]?.stringValue == "BER")
         #expect(json["signature"]?["signatureAlgorithm"]?.stringValue == "sha256WithRSAEncryption")
-        let viaStdin = h.run(["receipt", "decode", "-", "--json"], stdin: String(decoding: h.fileBytes(Self.xcodeReceipt) ?? [], as: UTF8.self))
+        let viaStdin = h.run(
+            ["receipt", "decode", "-", "--json"], stdin: String(decoding: h.fileBytes(Self.xcodeReceipt) ?? [], as: UTF8.self))
         #expect(viaStdin.stdout == h.run(["receipt", "decode", Self.xcodeReceipt, "--json"]).stdout)
         // Decoding needs no store.
         #expect(!FileManager.default.fileExists(atPath: h.store))
@@ -84,12 +95,20 @@ struct ReceiptCommandTests {
         #expect(s.run(["receipt", "decode", "mine.b64", "--json"]).stdout == s.run(["receipt", "--json"]).stdout)
     }
 
-    @Test("malformed receipts exit 65 naming the byte offset; a missing file exits 66", arguments: [
-        ("MIIB", "cannot decode receipt 'bad': at byte 3: expected 2 length bytes"),
-        ("hello world!", "cannot decode receipt 'bad': at byte 11: expected base64 text or DER bytes starting with 0x30 (found '!')"),
-        ("", "cannot decode receipt 'bad': at byte 0: expected a receipt (the input is empty)"),
-        ("AAAA", "cannot decode receipt 'bad': at byte 0: expected base64 of a PKCS#7 receipt, which starts with 'MI' (found 'A...')"),
-    ])
+    @Test(
+        "malformed receipts exit 65 naming the byte offset; a missing file exits 66",
+        arguments: [
+            ("MIIB", "cannot decode receipt 'bad': at byte 3: expected 2 length bytes"),
+            (
+                "hello world!",
+                "cannot decode receipt 'bad': at byte 11: expected base64 text or DER bytes starting with 0x30 (found '!')"
+            ),
+            ("", "cannot decode receipt 'bad': at byte 0: expected a receipt (the input is empty)"),
+            (
+                "AAAA",
+                "cannot decode receipt 'bad': at byte 0: expected base64 of a PKCS#7 receipt, which starts with 'MI' (found 'A...')"
+            ),
+        ])
     func malformed(_ content: String, _ message: String) {
         let h = CLIHarness()
         h.write("bad", content)
@@ -99,7 +118,9 @@ struct ReceiptCommandTests {
         #expect(r.stdout == "")
         let missing = h.run(["receipt", "decode", "nope.b64"])
         #expect(missing.code == 66)
-        #expect(missing.stderr == "error: cannot read 'nope.b64': no such file (give a receipt file, base64 or DER, or - for stdin)\n")
+        #expect(
+            missing.stderr == "error: cannot read 'nope.b64': no such file (give a receipt file, base64 or DER, or - for stdin)\n"
+        )
     }
 
     @Test("a receipt cut anywhere exits 65 naming where it ends; never a crash")
@@ -120,7 +141,8 @@ struct ReceiptCommandTests {
         let h = Self.populated()
         let text = h.ok(["verify", "--product", "com.x.noads", "--transaction", "2000000000000001"])
         #expect(text.hasSuffix("valid\n"))
-        #expect(text.contains("appleMarkers  pass  leaf has 1.2.840.113635.100.6.11.1, intermediate has 1.2.840.113635.100.6.2.1\n"))
+        #expect(
+            text.contains("appleMarkers  pass  leaf has 1.2.840.113635.100.6.11.1, intermediate has 1.2.840.113635.100.6.2.1\n"))
         let xcode = h.run([
             "verify", "--receipt", Self.xcodeReceipt, "--root", Self.storeKitCertificate, "--bundle-id",
             "com.example.naturelab.backyardbirds.example", "--app-version", "1", "--product", "pass.premium", "--json",
@@ -128,7 +150,11 @@ struct ReceiptCommandTests {
         #expect(xcode.code == 1)
         let checks = try #require(xcode.json?["checks"]?.arrayValue)
         let verdicts = Dictionary(uniqueKeysWithValues: checks.map { ($0["name"]!.stringValue!, $0["verdict"]!.stringValue!) })
-        #expect(verdicts == ["signature": "pass", "chain": "pass", "appleMarkers": "skip", "bundleId": "pass", "appVersion": "pass", "hash": "fail", "product": "pass"])
+        #expect(
+            verdicts == [
+                "signature": "pass", "chain": "pass", "appleMarkers": "skip", "bundleId": "pass", "appVersion": "pass",
+                "hash": "fail", "product": "pass",
+            ])
         // The device that made it is unknown; given the right device id the hash would pass, so a wrong one fails.
         let wrongDevice = h.run(["verify", "--device-id", "00000000-0000-0000-0000-000000000000"])
         #expect(wrongDevice.code == 1)
@@ -138,11 +164,22 @@ struct ReceiptCommandTests {
         let faulted = h.run(["verify"])
         #expect(faulted.code == 1)
         #expect(faulted.stdout.contains("invalid: an injected verification fault failed it: net.robotmedia.store 200"))
-        #expect(Array(h.eventNames().suffix(4)) == ["receiptVerificationFailed", "faultAdded", "faultFired", "receiptVerificationFailed"])
-        h.expectRefused(["verify", "--device-id", "xyz"], code: 64, "bad --device-id 'xyz'; give 32 hex digits or a UUID such as 8E3A1F0C-5B7D-4C21-9A6E-2F4B8D1C7E90 (see 'iapctl help verify')")
-        h.expectRefused(["verify", "--root", "missing.pem"], code: 66, "cannot read 'missing.pem': no such file (give a receipt file, base64 or DER, or - for stdin)")
+        #expect(
+            Array(h.eventNames().suffix(4)) == [
+                "receiptVerificationFailed", "faultAdded", "faultFired", "receiptVerificationFailed",
+            ])
+        h.expectRefused(
+            ["verify", "--device-id", "xyz"], code: 64,
+            "bad --device-id 'xyz'; give 32 hex digits or a UUID such as 8E3A1F0C-5B7D-4C21-9A6E-2F4B8D1C7E90 (see 'iapctl help verify')"
+        )
+        h.expectRefused(
+            ["verify", "--root", "missing.pem"], code: 66,
+            "cannot read 'missing.pem': no such file (give a receipt file, base64 or DER, or - for stdin)")
         h.write("bad.pem", "not a certificate")
-        h.expectRefused(["verify", "--root", "bad.pem"], code: 65, "--root bad.pem: not a certificate (at byte 0: expected a '-----BEGIN ...-----' line); give a PEM or DER X.509 certificate")
+        h.expectRefused(
+            ["verify", "--root", "bad.pem"], code: 65,
+            "--root bad.pem: not a certificate (at byte 0: expected a '-----BEGIN ...-----' line); give a PEM or DER X.509 certificate"
+        )
     }
 
     @Test("refresh-receipt: finished, then failed by an injected refresh-receipt fault")
@@ -153,7 +190,8 @@ struct ReceiptCommandTests {
         let r = h.run(["refresh-receipt"])
         #expect(r.code == 1)
         #expect(r.stderr.hasPrefix("error: receipt refresh failed: SKErrorDomain 7 (cloudServiceNetworkConnectionFailed)"))
-        #expect(Array(h.eventNames().suffix(4)) == ["refreshReceiptFinished", "faultAdded", "faultFired", "refreshReceiptFailed"])
+        #expect(
+            Array(h.eventNames().suffix(4)) == ["refreshReceiptFinished", "faultAdded", "faultFired", "refreshReceiptFailed"])
     }
 
     @Test("init --signing-dir: the user's own chain signs receipts, openssl verifies them against that root only")
@@ -168,11 +206,16 @@ struct ReceiptCommandTests {
         h.ok(["buy", "com.x.noads"])
         h.ok(["receipt", "--der", "r.der"])
         let mine = try ExternalTool.run(
-            "openssl", ["smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", dir + "/root.pem", "-purpose", "any", "-out", "/dev/null"],
+            "openssl",
+            [
+                "smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", dir + "/root.pem", "-purpose", "any", "-out",
+                "/dev/null",
+            ],
             in: h.directory)
         #expect(mine.code == 0, "\(mine.stderr)")
         let test = try ExternalTool.run(
-            "openssl", ["smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", Self.root, "-purpose", "any", "-out", "/dev/null"],
+            "openssl",
+            ["smime", "-verify", "-inform", "DER", "-in", "r.der", "-CAfile", Self.root, "-purpose", "any", "-out", "/dev/null"],
             in: h.directory)
         #expect(test.code != 0)
         #expect(h.ok(["verify"]).hasSuffix("valid\n"))
@@ -183,10 +226,13 @@ struct ReceiptCommandTests {
         let status = other.run(["verify-receipt", "r.der"])
         #expect(status.stdout == "{\"status\":21003}\n")
         // The copy is checked: a swapped signing file is refused.
-        FileManager.default.createFile(atPath: h.store + "/signing", contents: Data("iapctl-signing v1 crc32c=00000000 length=0\n".utf8))
+        FileManager.default.createFile(
+            atPath: h.store + "/signing", contents: Data("iapctl-signing v1 crc32c=00000000 length=0\n".utf8))
         let damaged = h.run(["receipt"])
         #expect(damaged.code == 65)
-        #expect(damaged.stderr.contains("/signing: checksum mismatch") || damaged.stderr.contains("/signing: is not the signing chain"))
+        #expect(
+            damaged.stderr.contains("/signing: checksum mismatch")
+                || damaged.stderr.contains("/signing: is not the signing chain"))
     }
 
     @Test("init --signing-dir refuses a bad chain with 65 or 66 and leaves an existing store as it was")
@@ -195,15 +241,23 @@ struct ReceiptCommandTests {
         h.ok(["buy", "com.x.coin42"])
         let dir = h.path("chain")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        h.expectRefused(["init", "--force", "--signing-dir", h.path("nowhere")], code: 66, "cannot read '\(h.path("nowhere"))': no such directory (give a folder holding leaf.pem, intermediate.pem, root.pem, leaf-key.pem)")
-        h.expectRefused(["init", "--force", "--signing-dir", dir], code: 66, "cannot read '\(dir)/leaf.pem': no such file (a signing directory holds leaf.pem, intermediate.pem, root.pem, leaf-key.pem)")
+        h.expectRefused(
+            ["init", "--force", "--signing-dir", h.path("nowhere")], code: 66,
+            "cannot read '\(h.path("nowhere"))': no such directory (give a folder holding leaf.pem, intermediate.pem, root.pem, leaf-key.pem)"
+        )
+        h.expectRefused(
+            ["init", "--force", "--signing-dir", dir], code: 66,
+            "cannot read '\(dir)/leaf.pem': no such file (a signing directory holds leaf.pem, intermediate.pem, root.pem, leaf-key.pem)"
+        )
         for name in ["leaf.pem", "intermediate.pem", "root.pem", "leaf-key.pem"] {
             try FileManager.default.copyItem(atPath: CLIHarness.fixture("signing/" + name), toPath: dir + "/" + name)
         }
         // The leaf's key does not match: use the root as the leaf.
         try FileManager.default.removeItem(atPath: dir + "/leaf.pem")
         try FileManager.default.copyItem(atPath: CLIHarness.fixture("signing/root.pem"), toPath: dir + "/leaf.pem")
-        h.expectRefused(["init", "--force", "--signing-dir", dir], code: 65, "\(dir)/leaf-key.pem does not match \(dir)/leaf.pem: the private key's public half differs from the leaf's key")
+        h.expectRefused(
+            ["init", "--force", "--signing-dir", dir], code: 65,
+            "\(dir)/leaf-key.pem does not match \(dir)/leaf.pem: the private key's public half differs from the leaf's key")
         h.write("chain/leaf.pem", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")
         let r = h.run(["init", "--force", "--signing-dir", dir])
         #expect(r.code == 65)

@@ -37,7 +37,8 @@ struct VerificationFlowTests {
         #expect(pending.count == 1)
         #expect(pending[0]["auto_renew_status"]?.stringValue == "1")
         #expect(pending[0]["original_transaction_id"]?.stringValue == "2000000000000003")
-        let excluded = try #require(h.run(["verify-receipt", "--exclude-old-transactions"]).json?["latest_receipt_info"]?.arrayValue)
+        let excluded = try #require(
+            h.run(["verify-receipt", "--exclude-old-transactions"]).json?["latest_receipt_info"]?.arrayValue)
         #expect(excluded.map { $0["transaction_id"]?.stringValue } == ["2000000000000005"])
     }
 
@@ -87,8 +88,10 @@ struct VerificationFlowTests {
             [
                 ReceiptVerification.respond(requestBody: Array("GET".utf8), endpoint: .sandbox, session: s),
                 ReceiptVerification.respond(requestBody: Array("{}".utf8), endpoint: .sandbox, session: s),
-                ReceiptVerification.respond(requestBody: Array("{\"receipt-data\":\"\(receipt)\"}".utf8), endpoint: .production, session: s),
-                ReceiptVerification.respond(requestBody: Array("{\"receipt-data\":\"\(receipt)\"}".utf8), endpoint: .sandbox, session: s),
+                ReceiptVerification.respond(
+                    requestBody: Array("{\"receipt-data\":\"\(receipt)\"}".utf8), endpoint: .production, session: s),
+                ReceiptVerification.respond(
+                    requestBody: Array("{\"receipt-data\":\"\(receipt)\"}".utf8), endpoint: .sandbox, session: s),
             ].map { String(decoding: $0, as: UTF8.self) }
         }
         #expect(answers[0] == "{\"status\":21000}\n")
@@ -102,16 +105,18 @@ struct VerificationFlowTests {
     func finishVerify() throws {
         let h = CLIHarness()
         h.ok(["buy", "com.x.coin42"])
-        #expect(h.ok(["finish", "--verify", "2000000000000001"]) == """
-            verified  2000000000000001  com.x.coin42  (the receipt holds the product)
-            finished  2000000000000001  com.x.coin42  (purchased)
+        #expect(
+            h.ok(["finish", "--verify", "2000000000000001"]) == """
+                verified  2000000000000001  com.x.coin42  (the receipt holds the product)
+                finished  2000000000000001  com.x.coin42  (purchased)
 
-            """)
+                """)
         h.ok(["buy", "com.x.coin210"])
         h.ok(["fault", "add", "verification", "unableToCompleteVerification"])
         let kept = h.run(["finish", "--verify", "2000000000000002"])
         #expect(kept.code == 1)
-        #expect(kept.stdout.contains("kept      2000000000000002  com.x.coin210  in the queue: verification could not be completed"))
+        #expect(
+            kept.stdout.contains("kept      2000000000000002  com.x.coin210  in the queue: verification could not be completed"))
         #expect(h.run(["queue", "--json"]).json?.arrayValue?.count == 1)
         #expect(h.run(["launch", "--json"]).json?.arrayValue?.first?["transactionIdentifier"]?.stringValue == "2000000000000002")
         h.ok(["fault", "add", "verification", "21003"])
@@ -121,7 +126,9 @@ struct VerificationFlowTests {
         let ledger = try #require(h.run(["ledger", "--json"]).json)
         #expect("\(ledger)".contains("com.x.coin42") && !"\(ledger)".contains("com.x.coin210"))
         #expect(h.eventNames().contains("transactionVerificationFailed"))
-        h.expectRefused(["finish", "--verify", "2000000000000002"], code: 4, "cannot finish transaction 2000000000000002: it is already finished (see 'iapctl queue' for unfinished ones)")
+        h.expectRefused(
+            ["finish", "--verify", "2000000000000002"], code: 4,
+            "cannot finish transaction 2000000000000002: it is already finished (see 'iapctl queue' for unfinished ones)")
     }
 
     @Test("auto-finish: every purchase is verified, its downloads copied, finished and counted")
@@ -154,7 +161,9 @@ struct VerificationFlowTests {
         let h = CLIHarness("iapctl-dyf")
         let bought = try #require(h.run(["buy", "com.x.coin210", "--account", "Handsome Jon", "--json"]).json)
         let id = try #require(bought["transactionIdentifier"]?.stringValue)
-        #expect(bought["userIdentifier"]?.stringValue == h.ok(["sha256", "Handsome Jon"]).trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            bought["userIdentifier"]?.stringValue
+                == h.ok(["sha256", "Handsome Jon"]).trimmingCharacters(in: .whitespacesAndNewlines))
         // storeReceipt: the app keeps the receipt (transactionReceipt, base64) next to the transaction.
         let kept = h.ok(["receipt"])
         h.write("kept.b64", kept)

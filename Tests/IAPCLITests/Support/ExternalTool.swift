@@ -9,13 +9,18 @@ enum ExternalTool {
     }
 
     static func path(_ name: String) throws -> String {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+        let dirs =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + [
+                "/usr/bin", "/usr/local/bin",
+            ]
         for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/" + name) { return dir + "/" + name }
         throw Missing(description: "\(name) is not installed; the receipt interop tests need it on PATH (.ci/run installs it)")
     }
 
     /// Runs `name` with `arguments` in `directory`, feeding `stdin`.
-    static func run(_ name: String, _ arguments: [String], in directory: String? = nil, stdin: String = "") throws -> (code: Int32, stdout: String, stderr: String) {
+    static func run(_ name: String, _ arguments: [String], in directory: String? = nil, stdin: String = "") throws -> (
+        code: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try path(name))
         process.arguments = arguments

@@ -56,10 +56,15 @@ struct ReceiptMachineTests {
         let error = ReceiptVerificationRecord.invalidReceipt("The app receipt is invalid")
         let before = h.state
         let effects = try h.apply(.receipt(.verifyTransaction(t.id, failure: error, thenFinish: true)))
-        #expect(effects.events.map(\.name) == ["receiptVerificationFailed", "downloadCancelled", "downloadCancelled", "transactionVerificationFailed"])
+        #expect(
+            effects.events.map(\.name) == [
+                "receiptVerificationFailed", "downloadCancelled", "downloadCancelled", "transactionVerificationFailed",
+            ])
         var failed = t
         failed.finished = true
-        failed.downloads = t.downloads.map { var d = $0; d.state = .cancelled; return d }
+        failed.downloads = t.downloads.map {
+            var d = $0; d.state = .cancelled; return d
+        }
         guard case .receipt(.transactionVerificationFailed(let reported, let reportedError)) = effects.events.last?.kind else {
             Issue.record("no transactionVerificationFailed")
             return
@@ -72,9 +77,11 @@ struct ReceiptMachineTests {
         #expect(h.state.ledger.isEmpty)
     }
 
-    @Test("unable to complete (RMStore's error 200, or a retryable verifyReceipt status) keeps it in the queue", arguments: [
-        TransactionError.unableToCompleteVerification, VerifyReceiptStatus.error(21005)!, VerifyReceiptStatus.error(21120)!,
-    ])
+    @Test(
+        "unable to complete (RMStore's error 200, or a retryable verifyReceipt status) keeps it in the queue",
+        arguments: [
+            TransactionError.unableToCompleteVerification, VerifyReceiptStatus.error(21005)!, VerifyReceiptStatus.error(21120)!,
+        ])
     func unableToComplete(_ error: TransactionError) throws {
         var h = MachineHarness()
         let t = try h.buy("com.x.coin42")
@@ -106,7 +113,9 @@ struct ReceiptMachineTests {
         var h = MachineHarness()
         let t = try h.buy("com.x.coin42")
         try h.apply(.finish([t.id]))
-        #expect(throws: StoreError.alreadyFinished(t.id)) { try h.apply(.receipt(.verifyTransaction(t.id, failure: nil, thenFinish: true))) }
+        #expect(throws: StoreError.alreadyFinished(t.id)) {
+            try h.apply(.receipt(.verifyTransaction(t.id, failure: nil, thenFinish: true)))
+        }
         #expect(throws: StoreError.unknownTransaction(TransactionID(9))) {
             try h.apply(.receipt(.verifyTransaction(TransactionID(9), failure: nil, thenFinish: true)))
         }
@@ -131,15 +140,17 @@ struct ReceiptMachineTests {
         #expect(VerifyReceiptStatus.isRetryable(21007) == nil)
     }
 
-    @Test("Pacific dates follow US daylight saving time", arguments: [
-        ("2026-01-01T00:00:00Z", "2025-12-31 16:00:00 America/Los_Angeles"),
-        ("2026-03-08T09:59:59Z", "2026-03-08 01:59:59 America/Los_Angeles"),
-        ("2026-03-08T10:00:00Z", "2026-03-08 03:00:00 America/Los_Angeles"),
-        ("2026-07-04T12:00:00Z", "2026-07-04 05:00:00 America/Los_Angeles"),
-        ("2026-11-01T08:59:59Z", "2026-11-01 01:59:59 America/Los_Angeles"),
-        ("2026-11-01T09:00:00Z", "2026-11-01 01:00:00 America/Los_Angeles"),
-        ("2005-10-30T08:59:59Z", "2005-10-30 01:59:59 America/Los_Angeles"),
-    ])
+    @Test(
+        "Pacific dates follow US daylight saving time",
+        arguments: [
+            ("2026-01-01T00:00:00Z", "2025-12-31 16:00:00 America/Los_Angeles"),
+            ("2026-03-08T09:59:59Z", "2026-03-08 01:59:59 America/Los_Angeles"),
+            ("2026-03-08T10:00:00Z", "2026-03-08 03:00:00 America/Los_Angeles"),
+            ("2026-07-04T12:00:00Z", "2026-07-04 05:00:00 America/Los_Angeles"),
+            ("2026-11-01T08:59:59Z", "2026-11-01 01:59:59 America/Los_Angeles"),
+            ("2026-11-01T09:00:00Z", "2026-11-01 01:00:00 America/Los_Angeles"),
+            ("2005-10-30T08:59:59Z", "2005-10-30 01:59:59 America/Los_Angeles"),
+        ])
     func pacific(_ utc: String, _ pst: String) {
         let t = Timestamp(rfc3339: utc)!
         #expect(VerifyReceiptDate.pacific(t) == pst)

@@ -16,7 +16,9 @@ struct ReceiptPayloadTests {
         return (PKCS7SignedData.sign(ReceiptPayload.encode(receipt), with: .builtin), receipt)
     }
 
-    @Test("listed: unfinished consumables, the original purchase of a non-consumable, every subscription period; not restores, failures or finished consumables")
+    @Test(
+        "listed: unfinished consumables, the original purchase of a non-consumable, every subscription period; not restores, failures or finished consumables"
+    )
     func listingRules() throws {
         var h = MachineHarness()
         let coin = try h.buy("com.x.coin42", quantity: 3)
@@ -54,7 +56,9 @@ struct ReceiptPayloadTests {
         #expect(entry.cancellationDate != nil)
     }
 
-    @Test("the payload: Apple's attributes, the hash over device id, opaque value and bundle id bytes, and a decode that gives it back whole")
+    @Test(
+        "the payload: Apple's attributes, the hash over device id, opaque value and bundle id bytes, and a decode that gives it back whole"
+    )
     func payloadRoundTrip() throws {
         var h = MachineHarness()
         _ = try h.buy("com.x.coin42")
@@ -76,7 +80,9 @@ struct ReceiptPayloadTests {
         _ = try ASN1Element(der: der)
         _ = try ASN1Element(der: decoded.envelope.content)
         // Base64 text, with line breaks, decodes to the same receipt.
-        let wrapped = Base64.encode(der).enumerated().map { $0.offset > 0 && $0.offset % 76 == 0 ? "\n\($0.element)" : "\($0.element)" }.joined()
+        let wrapped = Base64.encode(der).enumerated().map {
+            $0.offset > 0 && $0.offset % 76 == 0 ? "\n\($0.element)" : "\($0.element)"
+        }.joined()
         #expect(try DecodedReceipt.decode(Array(wrapped.utf8)).receipt == receipt)
     }
 
@@ -95,10 +101,12 @@ struct ReceiptPayloadTests {
         #expect(xcode.expirationDate == Timestamp(rfc3339: "4001-01-01T00:00:00Z"))
     }
 
-    @Test("environment values: Apple's spellings in receipt attribute 0", arguments: [
-        ("Sandbox", "ProductionSandbox"), ("production", "Production"), ("Xcode", "Xcode"), ("LocalTesting", "LocalTesting"),
-        ("ProductionSandbox", "ProductionSandbox"),
-    ])
+    @Test(
+        "environment values: Apple's spellings in receipt attribute 0",
+        arguments: [
+            ("Sandbox", "ProductionSandbox"), ("production", "Production"), ("Xcode", "Xcode"), ("LocalTesting", "LocalTesting"),
+            ("ProductionSandbox", "ProductionSandbox"),
+        ])
     func environments(_ setting: String, _ attribute: String) throws {
         var h = MachineHarness()
         try h.apply(.setSetting(key: "environment", value: setting))
@@ -106,12 +114,23 @@ struct ReceiptPayloadTests {
         #expect(ReceiptEnvironment(receiptValue: attribute) == h.state.settings.environment)
     }
 
-    @Test("bad settings are refused with the value and what is accepted", arguments: [
-        ("environment", "Staging", "bad value 'Staging' for setting environment; expected one of Sandbox, Production, Xcode, LocalTesting"),
-        ("device-id", "1234", "bad value '1234' for setting device-id; expected 32 hex digits or a UUID such as 8E3A1F0C-5B7D-4C21-9A6E-2F4B8D1C7E90, or auto"),
-        ("shared-secret", "a b", "bad value 'a b' for setting shared-secret; expected printable ASCII without spaces, at most 256 characters (App Store secrets are 32 hex digits), or none"),
-        ("auto-finish", "maybe", "bad value 'maybe' for setting auto-finish; expected true or false"),
-    ])
+    @Test(
+        "bad settings are refused with the value and what is accepted",
+        arguments: [
+            (
+                "environment", "Staging",
+                "bad value 'Staging' for setting environment; expected one of Sandbox, Production, Xcode, LocalTesting"
+            ),
+            (
+                "device-id", "1234",
+                "bad value '1234' for setting device-id; expected 32 hex digits or a UUID such as 8E3A1F0C-5B7D-4C21-9A6E-2F4B8D1C7E90, or auto"
+            ),
+            (
+                "shared-secret", "a b",
+                "bad value 'a b' for setting shared-secret; expected printable ASCII without spaces, at most 256 characters (App Store secrets are 32 hex digits), or none"
+            ),
+            ("auto-finish", "maybe", "bad value 'maybe' for setting auto-finish; expected true or false"),
+        ])
     func badSettings(_ key: String, _ value: String, _ message: String) throws {
         var h = MachineHarness()
         let before = h.state
@@ -168,7 +187,9 @@ struct ReceiptPayloadTests {
         let oid = DER.oid(.pkcs7SignedData)
         let at = try #require((0..<40).first { Array(wrongOID[$0..<($0 + oid.count)]) == oid })
         wrongOID[at + oid.count - 1] = 1  // 1.2.840.113549.1.7.1 (data)
-        #expect(throws: ReceiptError(offset: at, expected: "the signedData OID 1.2.840.113549.1.7.2 (found 1.2.840.113549.1.7.1)")) {
+        #expect(
+            throws: ReceiptError(offset: at, expected: "the signedData OID 1.2.840.113549.1.7.2 (found 1.2.840.113549.1.7.1)")
+        ) {
             try DecodedReceipt.decode(wrongOID)
         }
     }

@@ -17,8 +17,12 @@ struct ReceiptVerifierTests {
         var h = MachineHarness()
         let t = try h.buy("com.x.noads")
         let d = try DecodedReceipt.decode(ReceiptPayloadTests.signed(h).der)
-        let report = ReceiptVerifier.verify(d, expecting: Self.expectations(h, product: "com.x.noads", transaction: t.id.description))
-        #expect(report.checks.map(\.name) == ["signature", "chain", "appleMarkers", "bundleId", "appVersion", "hash", "transaction", "product"])
+        let report = ReceiptVerifier.verify(
+            d, expecting: Self.expectations(h, product: "com.x.noads", transaction: t.id.description))
+        #expect(
+            report.checks.map(\.name) == [
+                "signature", "chain", "appleMarkers", "bundleId", "appVersion", "hash", "transaction", "product",
+            ])
         #expect(report.checks.allSatisfy { $0.verdict == .pass })
         #expect(report.isValid)
     }
