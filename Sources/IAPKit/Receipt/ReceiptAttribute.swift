@@ -12,9 +12,6 @@ public struct ReceiptAttribute: Hashable, Sendable {
         self.version = version
         self.value = value
     }
-
-    /// The attribute's DER encoding.
-    var encoded: [UInt8] { DER.sequence([DER.integer(type), DER.integer(version), DER.octetString(value)]) }
 }
 
 /// The attribute types iapctl reads and writes (Apple's "Receipt Fields"; REFERENCE section 5).

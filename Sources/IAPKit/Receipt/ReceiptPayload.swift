@@ -9,50 +9,52 @@
 enum ReceiptPayload {
     // MARK: - Writing
 
+    /// The payload's DER. Written straight into one buffer, attributes sorted by their
+    /// encodings with `memcmp`, because a receipt may list tens of thousands of purchases.
     static func encode(_ r: AppReceipt) -> [UInt8] {
-        var attributes: [[UInt8]] = []
-        attributes.reserveCapacity(r.inAppPurchases.count + 12)
-        func add(_ type: Int, _ value: [UInt8]?) {
-            if let value { attributes.append(ReceiptAttribute(type: type, value: value).encoded) }
+        var w = AttributeWriter(capacity: 256 + r.inAppPurchases.count * 220)
+        w.text(ReceiptField.environment, .utf8String, r.environment)
+        if let data = r.bundleIDData ?? r.bundleID.map(DER.utf8String) { w.raw(ReceiptField.bundleID, data) }
+        w.text(ReceiptField.appVersion, .utf8String, r.appVersion)
+        if let v = r.opaqueValue { w.raw(ReceiptField.opaqueValue, v) }
+        if let v = r.sha1Hash { w.raw(ReceiptField.sha1Hash, v) }
+        w.date(ReceiptField.creationDate, r.creationDate)
+        w.text(ReceiptField.originalAppVersion, .utf8String, r.originalAppVersion)
+        w.date(ReceiptField.expirationDate, r.expirationDate)
+        var entry = AttributeWriter(capacity: 512)
+        for purchase in r.inAppPurchases {
+            entry.reset()
+            encode(purchase, into: &entry)
+            w.raw(ReceiptField.inAppPurchase, entry.set())
         }
-        add(ReceiptField.environment, r.environment.map(DER.utf8String))
-        add(ReceiptField.bundleID, r.bundleIDData ?? r.bundleID.map(DER.utf8String))
-        add(ReceiptField.appVersion, r.appVersion.map(DER.utf8String))
-        add(ReceiptField.opaqueValue, r.opaqueValue)
-        add(ReceiptField.sha1Hash, r.sha1Hash)
-        add(ReceiptField.creationDate, r.creationDate.map(date))
-        add(ReceiptField.originalAppVersion, r.originalAppVersion.map(DER.utf8String))
-        add(ReceiptField.expirationDate, r.expirationDate.map(date))
-        for purchase in r.inAppPurchases { add(ReceiptField.inAppPurchase, encode(purchase)) }
-        for other in r.otherAttributes { attributes.append(other.encoded) }
-        return DER.set(attributes)
+        for other in r.otherAttributes { w.raw(other.type, other.value, version: other.version) }
+        return w.set()
     }
 
     static func encode(_ p: InAppPurchaseReceipt) -> [UInt8] {
-        var attributes: [[UInt8]] = []
-        attributes.reserveCapacity(12)
-        func add(_ type: Int, _ value: [UInt8]?) {
-            if let value { attributes.append(ReceiptAttribute(type: type, value: value).encoded) }
-        }
-        add(ReceiptField.quantity, p.quantity.map(DER.integer))
-        add(ReceiptField.productID, p.productID.map(DER.utf8String))
-        add(ReceiptField.transactionID, p.transactionID.map(DER.utf8String))
-        add(ReceiptField.purchaseDate, p.purchaseDate.map(date))
-        add(ReceiptField.originalTransactionID, p.originalTransactionID.map(DER.utf8String))
-        add(ReceiptField.originalPurchaseDate, p.originalPurchaseDate.map(date))
-        add(ReceiptField.expiresDate, p.expiresDate.map(date))
-        add(ReceiptField.webOrderLineItemID, p.webOrderLineItemID.map { DER.integer(Int($0)) })
-        add(ReceiptField.cancellationDate, p.cancellationDate.map(date))
-        add(ReceiptField.isTrialPeriod, p.isTrialPeriod.map { DER.integer($0 ? 1 : 0) })
-        add(ReceiptField.isInIntroOfferPeriod, p.isInIntroOfferPeriod.map { DER.integer($0 ? 1 : 0) })
-        for other in p.otherAttributes { attributes.append(other.encoded) }
-        return DER.set(attributes)
+        var w = AttributeWriter(capacity: 512)
+        encode(p, into: &w)
+        return w.set()
+    }
+
+    private static func encode(_ p: InAppPurchaseReceipt, into w: inout AttributeWriter) {
+        if let q = p.quantity { w.integer(ReceiptField.quantity, Int64(q)) }
+        w.text(ReceiptField.productID, .utf8String, p.productID)
+        w.text(ReceiptField.transactionID, .utf8String, p.transactionID)
+        w.date(ReceiptField.purchaseDate, p.purchaseDate)
+        w.text(ReceiptField.originalTransactionID, .utf8String, p.originalTransactionID)
+        w.date(ReceiptField.originalPurchaseDate, p.originalPurchaseDate)
+        w.date(ReceiptField.expiresDate, p.expiresDate)
+        if let id = p.webOrderLineItemID { w.integer(ReceiptField.webOrderLineItemID, id) }
+        w.date(ReceiptField.cancellationDate, p.cancellationDate)
+        if let b = p.isTrialPeriod { w.integer(ReceiptField.isTrialPeriod, b ? 1 : 0) }
+        if let b = p.isInIntroOfferPeriod { w.integer(ReceiptField.isInIntroOfferPeriod, b ? 1 : 0) }
+        for other in p.otherAttributes { w.raw(other.type, other.value, version: other.version) }
     }
 
     /// An IA5String date as Apple writes them: RFC 3339, whole seconds, `Z`.
     static func date(_ t: Timestamp) -> [UInt8] {
-        let whole = Timestamp(milliseconds: t.milliseconds - ((t.milliseconds % 1000) + 1000) % 1000)
-        return DER.element(.ia5String, content: Array(whole.rfc3339.utf8))
+        [0x16, 20] + AttributeWriter.dateText(t)
     }
 
     // MARK: - Reading

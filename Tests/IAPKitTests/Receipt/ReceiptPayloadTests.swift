@@ -86,6 +86,44 @@ struct ReceiptPayloadTests {
         #expect(try DecodedReceipt.decode(Array(wrapped.utf8)).receipt == receipt)
     }
 
+    @Test("the payload writer gives exactly what the generic DER writer gives (a reference model)")
+    func writerMatchesReference() throws {
+        var h = MachineHarness()
+        _ = try h.buy("com.x.coin42", quantity: 10)
+        _ = try h.buy("com.x.noads")
+        let vip = try h.buy("com.x.vip2")
+        try h.advance("P3M", times: 2)
+        try h.apply(.refund(vip.id, reason: 0))
+        try h.apply(.setSetting(key: "environment", value: "Xcode"))
+        let r = Self.signed(h).receipt
+        func attribute(_ type: Int, _ value: [UInt8]) -> [UInt8] {
+            DER.sequence([DER.integer(type), DER.integer(1), DER.octetString(value)])
+        }
+        func date(_ t: Timestamp) -> [UInt8] { try! DER.ia5String(t.rfc3339) }
+        let entries = r.inAppPurchases.map { p -> [UInt8] in
+            var list = [
+                attribute(1701, DER.integer(p.quantity!)), attribute(1702, DER.utf8String(p.productID!)),
+                attribute(1703, DER.utf8String(p.transactionID!)), attribute(1704, date(p.purchaseDate!)),
+                attribute(1705, DER.utf8String(p.originalTransactionID!)), attribute(1706, date(p.originalPurchaseDate!)),
+            ]
+            if let e = p.expiresDate { list.append(attribute(1708, date(e))) }
+            if let w = p.webOrderLineItemID { list.append(attribute(1711, DER.integer(Int(w)))) }
+            if let c = p.cancellationDate { list.append(attribute(1712, date(c))) }
+            if let b = p.isTrialPeriod { list.append(attribute(1713, DER.integer(b ? 1 : 0))) }
+            if let b = p.isInIntroOfferPeriod { list.append(attribute(1719, DER.integer(b ? 1 : 0))) }
+            return attribute(17, DER.set(list))
+        }
+        let reference = DER.set(
+            [
+                attribute(0, DER.utf8String(r.environment!)), attribute(2, DER.utf8String(r.bundleID!)),
+                attribute(3, DER.utf8String(r.appVersion!)), attribute(4, r.opaqueValue!), attribute(5, r.sha1Hash!),
+                attribute(12, date(r.creationDate!)), attribute(19, DER.utf8String(r.originalAppVersion!)),
+                attribute(21, date(r.expirationDate!)),
+            ] + entries)
+        #expect(r.inAppPurchases.contains { $0.cancellationDate != nil })
+        #expect(ReceiptPayload.encode(r) == reference)
+    }
+
     @Test("the same store gives the same bytes; a different clock, device or environment does not")
     func determinism() throws {
         var h = MachineHarness()
