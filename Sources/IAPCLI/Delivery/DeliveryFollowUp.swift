@@ -8,6 +8,12 @@ enum DeliveryFollowUp {
     static func after(_ code: ExitCode, delivered transactions: [Transaction], _ c: CommandContext) throws -> ExitCode {
         let ids = transactions.filter { $0.state == .purchased || $0.state == .restored }.map(\.id)
         guard !ids.isEmpty else { return code }
+        // Only self-hosted products have content to deliver; skip reopening the store otherwise.
+        if let catalog = c.lastCatalog,
+            !transactions.contains(where: { catalog[$0.productID]?.selfHosted == true })
+        {
+            return code
+        }
         let succeeded = try SelfHostedDownloader.deliver(c, only: ids)
         return succeeded || code != .success ? code : .declined
     }
