@@ -18,6 +18,7 @@ enum CommandTable {
         (DownloadCommand.group, DownloadCommand.children),
         (FaultCommand.group, FaultCommand.children),
         (ClockCommand.group, ClockCommand.children),
+        (CatalogCommand.group, CatalogCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
