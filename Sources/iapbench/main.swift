@@ -16,6 +16,10 @@ try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirecto
 defer { try? FileManager.default.removeItem(atPath: scratch) }
 
 var figures: [Figure] = []
+if arguments.contains("--subscriptions-only") {
+    BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
+    exit(0)
+}
 if arguments.contains("--machine-only") {
     BenchmarkReport.print([try FoundationBenchmarks.machineCycles(1_000_000)])
     exit(0)
