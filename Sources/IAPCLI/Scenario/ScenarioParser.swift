@@ -320,7 +320,7 @@ enum ScenarioParser {
             while i < end {
                 if scalars[i] == "$", let (name, next) = variable(at: i, end: end) {
                     guard defined.contains(name) else {
-                        throw fail(i + 1, "undefined variable $\(name); keep a value first with 'let \(name) = PATH' (or quote the text: '$\(name)')")
+                        throw fail(i + 1, "undefined variable $\(name); keep a value first with 'let \(name) = PATH' (to match a literal $, single-quote the whole text)")
                     }
                     word.append(.text(String(literal)))
                     literal = String.UnicodeScalarView()
