@@ -139,7 +139,7 @@ struct ScenarioRunTests {
 
     @Test func invalidUTF8IsMalformed() throws {
         let harness = CLIHarness("iapctl-scenario")
-        FileManager.default.createFile(atPath: harness.path("latin1.iap"), contents: Data([0x62, 0x75, 0x79, 0x20, 0xE9, 0x0A]))
+        _ = FileManager.default.createFile(atPath: harness.path("latin1.iap"), contents: Data([0x62, 0x75, 0x79, 0x20, 0xE9, 0x0A]))
         let result = harness.run(["run", "latin1.iap"], useStore: false)
         #expect(result.code == 65)
         #expect(result.stderr == "error: latin1.iap:1:5: invalid UTF-8; save the scenario as UTF-8 text\n")
