@@ -193,6 +193,11 @@ enum ScenarioParser {
                 }
             }
             guard let name, let word = name.word.literal else { return }
+            if word == EventsCommand.definition.spec.name,
+                let follow = words.first(where: { $0.word.literal == "--follow" })
+            {
+                throw fail(follow.column, "'events --follow' never ends, so the next line would never run; drop --follow")
+            }
             if word == RunCommand.definition.spec.name {
                 throw fail(name.column, "a scenario cannot run another scenario; put the other file's lines here instead")
             }
@@ -213,7 +218,9 @@ enum ScenarioParser {
             guard tokens.count > 1 else { throw fail(endColumn, "expect what? write \(forms)") }
             guard let what = tokens[1].keyword, ScenarioParser.expectationKinds.contains(what) else {
                 let word = tokens[1].word.description
-                let hint = DidYouMean.suggestion(for: word, among: ScenarioParser.expectationKinds).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint =
+                    DidYouMean.suggestion(for: word, among: ScenarioParser.expectationKinds).map { " (did you mean '\($0)'?)" }
+                    ?? ""
                 throw fail(tokens[1].column, "unknown expectation '\(word)'\(hint); write \(forms)")
             }
             if !sawCommand && !["state", "count"].contains(what) {
@@ -244,7 +251,8 @@ enum ScenarioParser {
             let reference = tokens[2]
             if let id = reference.word.literal, TransactionID(parsing: id) == nil {
                 throw fail(
-                    reference.column, "bad transaction id '\(id)'; write a decimal id such as 2000000000000001, or a $NAME kept with let")
+                    reference.column,
+                    "bad transaction id '\(id)'; write a decimal id such as 2000000000000001, or a $NAME kept with let")
             }
             let names = TransactionState.allNames
             guard let state = tokens[3].keyword, names.contains(state) else {
@@ -260,11 +268,15 @@ enum ScenarioParser {
             guard let op = comparison(from: 2) else {
                 throw fail(endColumn, "expect json needs a comparison: expect json PATH == VALUE")
             }
-            guard op > 2 else { throw fail(tokens[op].column, "missing path before '\(tokens[op].word)'; write expect json .state == purchased") }
+            guard op > 2 else {
+                throw fail(tokens[op].column, "missing path before '\(tokens[op].word)'; write expect json .state == purchased")
+            }
             let path = try JSONPath.parse(
                 scalars[tokens[2].start..<tokens[op - 1].end], line: number, column: tokens[2].column)
             guard op + 1 < tokens.count else {
-                throw fail(endColumn, "missing value after '\(tokens[op].word)'; write a JSON literal (\"text\", 1, true, null) or one word")
+                throw fail(
+                    endColumn,
+                    "missing value after '\(tokens[op].word)'; write a JSON literal (\"text\", 1, true, null) or one word")
             }
             return .expectJSON(path: path, equal: tokens[op].keyword == "==", value: try value(from: op + 1))
         }
@@ -283,7 +295,8 @@ enum ScenarioParser {
         }
 
         private func count() throws(ScenarioError) -> ScenarioLine.Kind {
-            let usage = "write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"
+            let usage =
+                "write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"
             guard tokens.count > 2, let command = tokens[2].keyword, ScenarioParser.countCommands.contains(command) else {
                 throw fail(tokens.count > 2 ? tokens[2].column : endColumn, "expect count lists transactions; \(usage)")
             }
@@ -320,7 +333,10 @@ enum ScenarioParser {
             while i < end {
                 if scalars[i] == "$", let (name, next) = variable(at: i, end: end) {
                     guard defined.contains(name) else {
-                        throw fail(i + 1, "undefined variable $\(name); keep a value first with 'let \(name) = PATH' (to match a literal $, single-quote the whole text)")
+                        throw fail(
+                            i + 1,
+                            "undefined variable $\(name); keep a value first with 'let \(name) = PATH' (to match a literal $, single-quote the whole text)"
+                        )
                     }
                     word.append(.text(String(literal)))
                     literal = String.UnicodeScalarView()

@@ -199,7 +199,9 @@ final class ScenarioRunner {
     private func lastExitCode(for line: ScenarioLine) -> Int32? {
         guard let last else { return nil }
         if let code = last.exitCode { return code }
-        fail(line, expected: "a result of line \(last.line.number)", actual: "line \(last.line.number) was not run: \(last.skipped ?? "")")
+        fail(
+            line, expected: "a result of line \(last.line.number)",
+            actual: "line \(last.line.number) was not run: \(last.skipped ?? "")")
         return nil
     }
 
@@ -210,7 +212,8 @@ final class ScenarioRunner {
         let result =
             current.document
             ?? Self.parseDocument(
-                current.stdout, line: current.line.number, jsonLines: current.command.map(Self.jsonLinesCommands.contains) ?? false)
+                current.stdout, line: current.line.number,
+                jsonLines: current.command.map(Self.jsonLinesCommands.contains) ?? false)
         last?.document = result
         switch result {
         case .success(let value): return value
@@ -261,7 +264,9 @@ final class ScenarioRunner {
 
     // MARK: Outcomes
 
-    private func check(_ line: ScenarioLine, _ holds: Bool, expected: @autoclosure () -> String, actual: @autoclosure () -> String) {
+    private func check(
+        _ line: ScenarioLine, _ holds: Bool, expected: @autoclosure () -> String, actual: @autoclosure () -> String
+    ) {
         if holds {
             pass(line)
         } else {

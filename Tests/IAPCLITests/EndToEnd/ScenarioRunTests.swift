@@ -22,7 +22,8 @@ struct ScenarioRunTests {
     @Test("example scenario passes", arguments: fixtures)
     func examplePasses(file: String) throws {
         let harness = CLIHarness("iapctl-scenario")
-        let result = harness.run(["run", CLIHarness.fixture("scenarios/" + file)], useStore: false, environment: ["TMPDIR": harness.directory])
+        let result = harness.run(
+            ["run", CLIHarness.fixture("scenarios/" + file)], useStore: false, environment: ["TMPDIR": harness.directory])
         #expect(result.code == 0, "\(result)")
         #expect(result.stderr == "")
         let summary = try #require(result.stdout.split(separator: "\n").last.map(String.init))
@@ -117,7 +118,9 @@ struct ScenarioRunTests {
         harness.write("nested.iap", "can-pay\n  run nested.iap\n")
         let nested = harness.run(["run", "nested.iap"], useStore: false)
         #expect(nested.code == 65)
-        #expect(nested.stderr == "error: nested.iap:2:3: a scenario cannot run another scenario; put the other file's lines here instead\n")
+        #expect(
+            nested.stderr
+                == "error: nested.iap:2:3: a scenario cannot run another scenario; put the other file's lines here instead\n")
         harness.write("typo.iap", "can-pay\nfinsh --all\n")
         let typo = harness.run(["run", "typo.iap"], useStore: false)
         #expect(typo.code == 65)
@@ -139,7 +142,8 @@ struct ScenarioRunTests {
 
     @Test func invalidUTF8IsMalformed() throws {
         let harness = CLIHarness("iapctl-scenario")
-        _ = FileManager.default.createFile(atPath: harness.path("latin1.iap"), contents: Data([0x62, 0x75, 0x79, 0x20, 0xE9, 0x0A]))
+        _ = FileManager.default.createFile(
+            atPath: harness.path("latin1.iap"), contents: Data([0x62, 0x75, 0x79, 0x20, 0xE9, 0x0A]))
         let result = harness.run(["run", "latin1.iap"], useStore: false)
         #expect(result.code == 65)
         #expect(result.stderr == "error: latin1.iap:1:5: invalid UTF-8; save the scenario as UTF-8 text\n")
@@ -201,14 +205,16 @@ struct ScenarioRunTests {
             environment: ["TMPDIR": harness.directory])
         #expect(result.code == 0, "\(result)")
         #expect(result.stdout == "2 passed, 0 failed\n")
-        let missing = harness.run(["run", "storekit.iap", "--catalog", "nope.json"], useStore: false, environment: ["TMPDIR": harness.directory])
+        let missing = harness.run(
+            ["run", "storekit.iap", "--catalog", "nope.json"], useStore: false, environment: ["TMPDIR": harness.directory])
         #expect(missing.code == 66)
     }
 
     @Test func keepAndVerbose() throws {
         let harness = CLIHarness("iapctl-scenario")
         harness.write("v.iap", "can-pay\nexpect exit 0\n")
-        let result = harness.run(["run", "v.iap", "--verbose", "--keep"], useStore: false, environment: ["TMPDIR": harness.directory])
+        let result = harness.run(
+            ["run", "v.iap", "--verbose", "--keep"], useStore: false, environment: ["TMPDIR": harness.directory])
         #expect(result.code == 0)
         #expect(result.stdout == "v.iap:1: can-pay  -> exit 0\nv.iap:2: ok: expect exit 0\n1 passed, 0 failed\n")
         let kept = try #require(result.stderr.split(separator: " ").last.map { String($0.dropLast()) })

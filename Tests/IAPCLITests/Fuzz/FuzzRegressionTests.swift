@@ -28,10 +28,17 @@ struct FuzzRegressionTests {
     }
 
     @Test func everyCorpusAndFuzzExecutableHasAnEntryPoint() throws {
-        let corpora = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.fixture("fuzz")).filter { $0 != "regressions" }
+        let corpora = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.fixture("fuzz")).filter {
+            $0 != "regressions"
+        }
         #expect(Set(corpora) == Set(Self.targets))
         let executables = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.packageRoot + "/Fuzz/Targets")
         #expect(Set(executables) == Set(Self.targets))
+        let manifest = try String(contentsOfFile: CLIHarness.packageRoot + "/Package.swift", encoding: .utf8)
+        let declared = try #require(manifest.split(separator: "\n").first { $0.hasPrefix("let fuzzTargets = [") })
+        for target in Self.targets {
+            #expect(declared.contains("\"\(target)\""), "Package.swift's fuzzTargets lacks \(target)")
+        }
         let regressions = (try? FileManager.default.contentsOfDirectory(atPath: CLIHarness.fixture("fuzz/regressions"))) ?? []
         #expect(Set(regressions).isSubset(of: Set(Self.targets)), "\(regressions)")
     }

@@ -27,7 +27,10 @@ struct ScenarioParserTests {
     static let quoting: [(String, [ScenarioWord])] = [
         ("buy com.x.coin42", [.literal("buy"), .literal("com.x.coin42")]),
         ("  buy\t com.x.coin42  ", [.literal("buy"), .literal("com.x.coin42")]),
-        ("buy com.x.noads --account 'Handsome Jon'", [.literal("buy"), .literal("com.x.noads"), .literal("--account"), .literal("Handsome Jon")]),
+        (
+            "buy com.x.noads --account 'Handsome Jon'",
+            [.literal("buy"), .literal("com.x.noads"), .literal("--account"), .literal("Handsome Jon")]
+        ),
         ("sha256 \"Handsome Jon\"", [.literal("sha256"), .literal("Handsome Jon")]),
         ("sha256 'a \"b\" c'", [.literal("sha256"), .literal("a \"b\" c")]),
         ("sha256 \"a 'b' c\"", [.literal("sha256"), .literal("a 'b' c")]),
@@ -47,7 +50,10 @@ struct ScenarioParserTests {
         ("sha256 é日本", [.literal("sha256"), .literal("é日本")]),
         ("iapctl buy com.x.coin42", [.literal("buy"), .literal("com.x.coin42")]),
         ("--json buy com.x.coin42", [.literal("--json"), .literal("buy"), .literal("com.x.coin42")]),
-        ("--catalog $SCENARIO_DIR/c.json queue", [.literal("--catalog"), ScenarioWord([.variable("SCENARIO_DIR"), .text("/c.json")]), .literal("queue")]),
+        (
+            "--catalog $SCENARIO_DIR/c.json queue",
+            [.literal("--catalog"), ScenarioWord([.variable("SCENARIO_DIR"), .text("/c.json")]), .literal("queue")]
+        ),
         ("--version", [.literal("--version")]),
     ]
 
@@ -95,7 +101,9 @@ struct ScenarioParserTests {
     @Test func expectationForms() throws {
         let prefix = "buy com.x.coin42 --json\n"
         #expect(try kind(prefix + "expect exit 3") == .expectExit(3))
-        #expect(try kind("expect state 2000000000000001 purchased") == .expectState(transaction: text("2000000000000001"), state: "purchased"))
+        #expect(
+            try kind("expect state 2000000000000001 purchased")
+                == .expectState(transaction: text("2000000000000001"), state: "purchased"))
         #expect(
             try kind(prefix + "let TX = .transactionIdentifier\nexpect state $TX restored")
                 == .expectState(transaction: ScenarioWord([.variable("TX")]), state: "restored"))
@@ -111,9 +119,14 @@ struct ScenarioParserTests {
                     value: .json(.string("2000000000000001"))))
         #expect(
             try kind(prefix + "expect json .products | length == 2")
-                == .expectJSON(path: JSONPath(steps: [.member("products")], length: true), equal: true, value: .json(.number("2"))))
-        #expect(try kind(prefix + "expect json length == 0") == .expectJSON(path: JSONPath(steps: [], length: true), equal: true, value: .json(.number("0"))))
-        #expect(try kind(prefix + "expect json . == null") == .expectJSON(path: JSONPath(steps: []), equal: true, value: .json(.null)))
+                == .expectJSON(
+                    path: JSONPath(steps: [.member("products")], length: true), equal: true, value: .json(.number("2"))))
+        #expect(
+            try kind(prefix + "expect json length == 0")
+                == .expectJSON(path: JSONPath(steps: [], length: true), equal: true, value: .json(.number("0"))))
+        #expect(
+            try kind(prefix + "expect json . == null") == .expectJSON(path: JSONPath(steps: []), equal: true, value: .json(.null))
+        )
         #expect(
             try kind(prefix + "expect json .invalidProductIdentifiers == [\"com.x.nope\", \"b\"]  # two")
                 == .expectJSON(
@@ -121,7 +134,8 @@ struct ScenarioParserTests {
                     value: .json(.array([.string("com.x.nope"), .string("b")]))))
         #expect(
             try kind(prefix + "expect json .userIdentifier == 'Handsome Jon'")
-                == .expectJSON(path: JSONPath(steps: [.member("userIdentifier")]), equal: true, value: .word(text("Handsome Jon"))))
+                == .expectJSON(
+                    path: JSONPath(steps: [.member("userIdentifier")]), equal: true, value: .word(text("Handsome Jon"))))
         #expect(
             try kind("expect count dump --product com.x.coin42 --state purchased == 3")
                 == .expectCount(
@@ -131,13 +145,20 @@ struct ScenarioParserTests {
         #expect(
             try kind(prefix + "expect stderr ~ did you mean '--quantity'?")
                 == .expectOutput(.stderr, contains: true, text: text("did you mean '--quantity'?")))
-        #expect(try kind(prefix + "expect stdout !~ purchased   # no") == .expectOutput(.stdout, contains: false, text: text("purchased")))
-        #expect(try kind(prefix + "expect stdout ~ \"  two  spaces\"") == .expectOutput(.stdout, contains: true, text: text("  two  spaces")))
-        #expect(try kind(prefix + "expect stdout ~ '$NOT # a var'") == .expectOutput(.stdout, contains: true, text: text("$NOT # a var")))
+        #expect(
+            try kind(prefix + "expect stdout !~ purchased   # no")
+                == .expectOutput(.stdout, contains: false, text: text("purchased")))
+        #expect(
+            try kind(prefix + "expect stdout ~ \"  two  spaces\"")
+                == .expectOutput(.stdout, contains: true, text: text("  two  spaces")))
+        #expect(
+            try kind(prefix + "expect stdout ~ '$NOT # a var'")
+                == .expectOutput(.stdout, contains: true, text: text("$NOT # a var")))
         #expect(
             try kind(prefix + "let TX = .transactionIdentifier\nexpect stdout ~ id '$TX' done")
                 == .expectOutput(.stdout, contains: true, text: ScenarioWord([.text("id '"), .variable("TX"), .text("' done")])))
-        #expect(try kind(prefix + "let TX_2 = .[-1].x") == .bind(name: "TX_2", path: JSONPath(steps: [.index(-1), .member("x")])))
+        #expect(
+            try kind(prefix + "let TX_2 = .[-1].x") == .bind(name: "TX_2", path: JSONPath(steps: [.index(-1), .member("x")])))
     }
 
     @Test func valuesAreJSONLiteralsOrOneWord() throws {
@@ -146,11 +167,14 @@ struct ScenarioParserTests {
             ("1", .json(.number("1"))), ("-2.5e3", .json(.number("-2.5e3"))), ("true", .json(.bool(true))),
             ("null", .json(.null)), ("\"1\"", .json(.string("1"))), ("'\"true\"'", .word(text("\"true\""))),
             ("{\"a\": [1, {}]}", .json(.object([("a", .array([.number("1"), .object([])]))]))),
-            ("purchased", .word(text("purchased"))), ("01", .word(text("01"))), ("$STORE", .word(ScenarioWord([.variable("STORE")]))),
+            ("purchased", .word(text("purchased"))), ("01", .word(text("01"))),
+            ("$STORE", .word(ScenarioWord([.variable("STORE")]))),
             ("\"$STORE\"", .word(ScenarioWord([.variable("STORE")]))), ("'a b'", .word(text("a b"))),
         ]
         for (written, value) in cases {
-            #expect(try kind(prefix + written) == .expectJSON(path: JSONPath(steps: [.member("a")]), equal: true, value: value), "\(written)")
+            #expect(
+                try kind(prefix + written) == .expectJSON(path: JSONPath(steps: [.member("a")]), equal: true, value: value),
+                "\(written)")
         }
     }
 
@@ -164,23 +188,45 @@ struct ScenarioParserTests {
 
     static let malformed: [(String, String)] = [
         ("buy \"com.x", "1:5: unterminated double quote; close it with \""),
-        ("can-pay\nexpect stderr ~ can't stop", "2:20: unterminated single quote; close it with ' (a single-quoted text cannot contain ')"),
+        (
+            "can-pay\nexpect stderr ~ can't stop",
+            "2:20: unterminated single quote; close it with ' (a single-quoted text cannot contain ')"
+        ),
         ("buy com.x.coin42 \\", "1:18: backslash at the end of the line; a command cannot continue on the next line"),
         ("sha256 a\u{01}b", "1:9: control character U+0001; a scenario is plain text (remove it)"),
         ("sha256 \"a\u{7F}\"", "1:10: control character U+007F; a scenario is plain text (remove it)"),
         ("sha256 ${TX", "1:8: unterminated '${'; close the variable name with '}'"),
         ("sha256 ${1x}", "1:8: bad variable name '1x'; use letters, digits and _, not starting with a digit"),
         ("finish $TX", "1:8: undefined variable $TX; keep a value first with 'let TX = PATH'"),
-        ("bu com.x.coin42", "1:1: unknown command 'bu'; did you mean 'buy'? (a line is an iapctl command, an 'expect' or a 'let'; see 'iapctl help')"),
-        ("--json frobnicate", "1:8: unknown command 'frobnicate' (a line is an iapctl command, an 'expect' or a 'let'; see 'iapctl help')"),
+        (
+            "bu com.x.coin42",
+            "1:1: unknown command 'bu'; did you mean 'buy'? (a line is an iapctl command, an 'expect' or a 'let'; see 'iapctl help')"
+        ),
+        (
+            "--json frobnicate",
+            "1:8: unknown command 'frobnicate' (a line is an iapctl command, an 'expect' or a 'let'; see 'iapctl help')"
+        ),
         ("run other.iap", "1:1: a scenario cannot run another scenario; put the other file's lines here instead"),
         ("iapctl run other.iap", "1:8: a scenario cannot run another scenario; put the other file's lines here instead"),
+        ("events --since 3 --follow", "1:18: 'events --follow' never ends, so the next line would never run; drop --follow"),
         ("iapctl", "1:7: missing command after 'iapctl'; write a command such as 'buy com.x.coin42'"),
-        ("buy com.x.coin42 --store /tmp/s", "1:18: 'iapctl run' gives every line its --store; remove it here (run the scenario with 'iapctl run --store DIR' to use a particular store)"),
-        ("--store=/tmp/s queue", "1:1: 'iapctl run' gives every line its --store; remove it here (run the scenario with 'iapctl run --store DIR' to use a particular store)"),
+        (
+            "buy com.x.coin42 --store /tmp/s",
+            "1:18: 'iapctl run' gives every line its --store; remove it here (run the scenario with 'iapctl run --store DIR' to use a particular store)"
+        ),
+        (
+            "--store=/tmp/s queue",
+            "1:1: 'iapctl run' gives every line its --store; remove it here (run the scenario with 'iapctl run --store DIR' to use a particular store)"
+        ),
         ("can-pay\nlet X = .a\n$X buy", "3:1: the command name must be written out, not taken from a variable"),
-        ("expect", "1:7: expect what? write expect exit N, expect state TXID STATE, expect json PATH == VALUE, expect count dump ... == N, expect stdout ~ TEXT or expect stderr ~ TEXT"),
-        ("can-pay\nexpect exitt 0", "2:8: unknown expectation 'exitt' (did you mean 'exit'?); write expect exit N, expect state TXID STATE, expect json PATH == VALUE, expect count dump ... == N, expect stdout ~ TEXT or expect stderr ~ TEXT"),
+        (
+            "expect",
+            "1:7: expect what? write expect exit N, expect state TXID STATE, expect json PATH == VALUE, expect count dump ... == N, expect stdout ~ TEXT or expect stderr ~ TEXT"
+        ),
+        (
+            "can-pay\nexpect exitt 0",
+            "2:8: unknown expectation 'exitt' (did you mean 'exit'?); write expect exit N, expect state TXID STATE, expect json PATH == VALUE, expect count dump ... == N, expect stdout ~ TEXT or expect stderr ~ TEXT"
+        ),
         ("expect exit 0", "1:1: 'expect exit' checks the last command, but no command comes before it"),
         ("expect json .a == 1", "1:1: 'expect json' checks the last command, but no command comes before it"),
         ("expect stderr ~ x", "1:1: 'expect stderr' checks the last command, but no command comes before it"),
@@ -190,40 +236,94 @@ struct ScenarioParserTests {
         ("can-pay\nexpect exit '0'", "2:13: bad exit code '0'; use a number from 0 to 255"),
         ("can-pay\nexpect exit 0 1", "2:15: unexpected '1' after the exit code"),
         ("expect state 2000000000000001", "1:30: expect state needs a transaction and a state: expect state $TX purchased"),
-        ("expect state 20x purchased", "1:14: bad transaction id '20x'; write a decimal id such as 2000000000000001, or a $NAME kept with let"),
-        ("expect state 1 purchsed", "1:16: unknown state 'purchsed' (did you mean 'purchased'?); use one of: purchasing, purchased, failed, restored, deferred"),
+        (
+            "expect state 20x purchased",
+            "1:14: bad transaction id '20x'; write a decimal id such as 2000000000000001, or a $NAME kept with let"
+        ),
+        (
+            "expect state 1 purchsed",
+            "1:16: unknown state 'purchsed' (did you mean 'purchased'?); use one of: purchasing, purchased, failed, restored, deferred"
+        ),
         ("expect state 1 purchased now", "1:26: unexpected 'now' after the state"),
         ("can-pay\nexpect json .a", "2:15: expect json needs a comparison: expect json PATH == VALUE"),
         ("can-pay\nexpect json == 1", "2:13: missing path before '=='; write expect json .state == purchased"),
-        ("can-pay\nexpect json .a ==", "2:18: missing value after '=='; write a JSON literal (\"text\", 1, true, null) or one word"),
-        ("can-pay\nexpect json .a == two words", "2:19: the value two words is neither a JSON literal nor one word; quote it as one word, or as a JSON string"),
-        ("can-pay\nexpect json a == 1", "2:13: a path starts with '.' or '['; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"),
+        (
+            "can-pay\nexpect json .a ==",
+            "2:18: missing value after '=='; write a JSON literal (\"text\", 1, true, null) or one word"
+        ),
+        (
+            "can-pay\nexpect json .a == two words",
+            "2:19: the value two words is neither a JSON literal nor one word; quote it as one word, or as a JSON string"
+        ),
+        (
+            "can-pay\nexpect json a == 1",
+            "2:13: a path starts with '.' or '['; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"
+        ),
         ("can-pay\nexpect json .a[x] == 1", "2:15: expected an index such as [0] or [-1]"),
         ("can-pay\nexpect json .a[ == 1", "2:15: expected an index such as [0] or [-1]"),
-        ("can-pay\nexpect json .a. == 1", "2:15: a member name must follow '.'; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"),
+        (
+            "can-pay\nexpect json .a. == 1",
+            "2:15: a member name must follow '.'; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"
+        ),
         ("can-pay\nexpect json ..a == 1", "2:14: unexpected '.' after '.'; write a member name, [index] or \"quoted name\""),
         ("can-pay\nexpect json .a | keys == 1", "2:18: only 'length' may follow '|' in a path; got 'keys'"),
         ("can-pay\nexpect json .a b == 1", "2:16: expected '| length' after the path"),
         ("can-pay\nexpect json .\"a == 1", "2:14: unterminated double quote; close it with \""),
-        ("can-pay\nexpect json .a$ == 1", "2:15: unexpected '$' in the path; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"),
-        ("expect count buy x == 1", "1:14: expect count lists transactions; write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"),
-        ("expect count dump --product x", "1:30: missing '== N'; write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"),
-        ("expect count dump ==", "1:21: missing count after '=='; write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"),
+        (
+            "can-pay\nexpect json .a$ == 1",
+            "2:15: unexpected '$' in the path; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"
+        ),
+        (
+            "expect count buy x == 1",
+            "1:14: expect count lists transactions; write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"
+        ),
+        (
+            "expect count dump --product x",
+            "1:30: missing '== N'; write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"
+        ),
+        (
+            "expect count dump ==",
+            "1:21: missing count after '=='; write expect count dump [--product ID] [--state S] [--unfinished] [--user ID] == N (or expect count queue == N)"
+        ),
         ("expect count dump == -1", "1:22: bad count '-1'; use a whole number such as 3"),
         ("expect count dump == 3 4", "1:24: unexpected '4' after the count"),
-        ("expect count dump --store /x == 3", "1:19: 'iapctl run' gives every line its --store; remove it here (run the scenario with 'iapctl run --store DIR' to use a particular store)"),
-        ("can-pay\nexpect stdout contains x", "2:15: expected '~' or '!~'; write expect stdout ~ TEXT (contains) or expect stdout !~ TEXT (does not contain)"),
-        ("can-pay\nexpect stdout", "2:14: expected '~' or '!~'; write expect stdout ~ TEXT (contains) or expect stdout !~ TEXT (does not contain)"),
-        ("can-pay\nexpect stderr ~   # nothing", "2:16: missing text after '~'; write expect stderr ~ TEXT (contains) or expect stderr !~ TEXT (does not contain)"),
+        (
+            "expect count dump --store /x == 3",
+            "1:19: 'iapctl run' gives every line its --store; remove it here (run the scenario with 'iapctl run --store DIR' to use a particular store)"
+        ),
+        (
+            "can-pay\nexpect stdout contains x",
+            "2:15: expected '~' or '!~'; write expect stdout ~ TEXT (contains) or expect stdout !~ TEXT (does not contain)"
+        ),
+        (
+            "can-pay\nexpect stdout",
+            "2:14: expected '~' or '!~'; write expect stdout ~ TEXT (contains) or expect stdout !~ TEXT (does not contain)"
+        ),
+        (
+            "can-pay\nexpect stderr ~   # nothing",
+            "2:16: missing text after '~'; write expect stderr ~ TEXT (contains) or expect stderr !~ TEXT (does not contain)"
+        ),
         ("can-pay\nexpect stdout ~ id $NOPE", "2:20: undefined variable $NOPE; keep a value first with 'let NOPE = PATH'"),
-        ("can-pay\nexpect stdout ~ id '$NOPE' x", "2:21: undefined variable $NOPE; keep a value first with 'let NOPE = PATH' (to match a literal $, single-quote the whole text)"),
-        ("can-pay\nlet", "2:4: let needs a name of letters, digits and _ (not starting with a digit); write let NAME = PATH, such as let TX = .transactionIdentifier"),
-        ("can-pay\nlet 1X = .a", "2:5: let needs a name of letters, digits and _ (not starting with a digit); write let NAME = PATH, such as let TX = .transactionIdentifier"),
+        (
+            "can-pay\nexpect stdout ~ id '$NOPE' x",
+            "2:21: undefined variable $NOPE; keep a value first with 'let NOPE = PATH' (to match a literal $, single-quote the whole text)"
+        ),
+        (
+            "can-pay\nlet",
+            "2:4: let needs a name of letters, digits and _ (not starting with a digit); write let NAME = PATH, such as let TX = .transactionIdentifier"
+        ),
+        (
+            "can-pay\nlet 1X = .a",
+            "2:5: let needs a name of letters, digits and _ (not starting with a digit); write let NAME = PATH, such as let TX = .transactionIdentifier"
+        ),
         ("can-pay\nlet STORE = .a", "2:5: $STORE is set by 'iapctl run'; choose another name"),
         ("can-pay\nlet X .a", "2:7: expected '=' after the name; write let NAME = PATH, such as let TX = .transactionIdentifier"),
         ("can-pay\nlet X =", "2:8: missing path after '='; write let NAME = PATH, such as let TX = .transactionIdentifier"),
         ("let X = .a", "1:1: 'let' keeps a value from the last command's output, but no command comes before it"),
-        ("can-pay\nlet X = a", "2:9: a path starts with '.' or '['; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"),
+        (
+            "can-pay\nlet X = a",
+            "2:9: a path starts with '.' or '['; paths look like .transactions[0].state, .[0].transactionIdentifier or .products | length"
+        ),
         ("can-pay\nlet X = .a\nlet Y = .b\nfinish $X $Z", "4:11: undefined variable $Z; keep a value first with 'let Z = PATH'"),
     ]
 
