@@ -34,7 +34,8 @@ clean:
 
 # Fuzzing (docs/fuzzing.md): builds one libFuzzer + AddressSanitizer executable per directory of
 # Fuzz/Targets, then runs each for FUZZ_SECONDS on its seeds (Fixtures/fuzz/<name>) and on the
-# corpus it grows in $(FUZZ_BUILD)/corpus/<name>. Crashing inputs land in fuzz-artifacts/<name>/.
+# corpus it grows in $(FUZZ_BUILD)/corpus/<name>, with Fixtures/fuzz/dictionaries/<name>.dict when
+# there is one. Crashing inputs land in fuzz-artifacts/<name>/.
 #   make fuzz FUZZ_SECONDS=300 FUZZERS="scenario arguments"
 FUZZ_SECONDS ?= 30
 FUZZ_BUILD ?= .build/fuzz
@@ -49,6 +50,7 @@ fuzz: fuzz-build
 	@set -e; for name in $(FUZZERS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$name fuzz-artifacts/$$name; \
 		echo "== fuzz-$$name for $(FUZZ_SECONDS)s"; \
-		$(FUZZ_BUILD)/debug/fuzz-$$name -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		dict=Fixtures/fuzz/dictionaries/$$name.dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
+		$(FUZZ_BUILD)/debug/fuzz-$$name -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$dict \
 			-artifact_prefix=fuzz-artifacts/$$name/ $(FUZZ_BUILD)/corpus/$$name Fixtures/fuzz/$$name; \
 	done

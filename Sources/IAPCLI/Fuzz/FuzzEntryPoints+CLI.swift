@@ -12,12 +12,37 @@ extension FuzzEntryPoints {
                 precondition(line.number > previous && line.number <= lineCount, "line number \(line.number) out of order")
                 precondition(!line.text.contains("\n"), "a line's text spans lines")
                 previous = line.number
+                if case .command(let words) = line.kind { checkRequoting(words) }
             }
         } catch {
             precondition((1...lineCount).contains(error.line), "error line \(error.line) outside 1...\(lineCount)")
             precondition(error.column >= 1 && error.column <= bytes.count + 1, "error column \(error.column) outside the text")
             precondition(!error.message.isEmpty && !error.message.contains("\n"), "an error is not one line: \(error.message)")
         }
+    }
+
+    /// A command line's words, quoted back (`'it'\''s'`, `${NAME}`) and parsed again, are the
+    /// same words: the tokenizer loses nothing and invents nothing.
+    private static func checkRequoting(_ words: [ScenarioWord]) {
+        var names: [String] = []
+        let line = words.map { word -> String in
+            guard !word.parts.isEmpty else { return "''" }
+            return word.parts.map { part -> String in
+                switch part {
+                case .text(let text):
+                    return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+                case .variable(let name):
+                    if !names.contains(name) { names.append(name) }
+                    return "${\(name)}"
+                }
+            }.joined()
+        }.joined(separator: " ")
+        let definitions = names.filter { !ScenarioParser.predefinedVariables.contains($0) }.map { "let \($0) = .x\n" }
+        let text = "can-pay\n" + definitions.joined() + line
+        guard case .command(let again)? = (try? ScenarioParser.parse(text))?.last?.kind else {
+            preconditionFailure("a command line quoted back does not parse: \(text)")
+        }
+        precondition(again == words, "a command line changed when quoted back: \(text)")
     }
 
     /// The argument parser with iapctl's real command table. The input is argv, one argument a

@@ -29,7 +29,7 @@ struct FuzzRegressionTests {
 
     @Test func everyCorpusAndFuzzExecutableHasAnEntryPoint() throws {
         let corpora = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.fixture("fuzz")).filter {
-            $0 != "regressions"
+            $0 != "regressions" && $0 != "dictionaries"
         }
         #expect(Set(corpora) == Set(Self.targets))
         let executables = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.packageRoot + "/Fuzz/Targets")
@@ -39,6 +39,8 @@ struct FuzzRegressionTests {
         for target in Self.targets {
             #expect(declared.contains("\"\(target)\""), "Package.swift's fuzzTargets lacks \(target)")
         }
+        let dictionaries = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.fixture("fuzz/dictionaries"))
+        #expect(Set(dictionaries.map { String($0.dropLast(".dict".count)) }).isSubset(of: Set(Self.targets)), "\(dictionaries)")
         let regressions = (try? FileManager.default.contentsOfDirectory(atPath: CLIHarness.fixture("fuzz/regressions"))) ?? []
         #expect(Set(regressions).isSubset(of: Set(Self.targets)), "\(regressions)")
     }
