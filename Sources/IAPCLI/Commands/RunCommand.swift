@@ -6,7 +6,7 @@ enum RunCommand {
     static let definition = CommandDefinition(
         CommandSpec(
             name: "run",
-            summary: "Run a scenario: iapctl commands and expectations, one a line, in one process",
+            summary: "Run a scenario file: iapctl commands and checks, in one process",
             discussion: """
                 Each line is an iapctl command (shell quoting, # comments), or a check: expect exit N, \
                 expect state TXID STATE, expect json PATH == VALUE, expect count dump ... == N, \
