@@ -35,3 +35,29 @@ let package = Package(
         ),
     ]
 )
+
+// Fuzzing (docs/fuzzing.md). Only when IAPCTL_FUZZ=1 is set while the manifest is read, so plain
+// `swift build` and `swift test` never see these targets:
+//   IAPCTL_FUZZ=1 swift build --build-path .build/fuzz -Xswiftc -sanitize=fuzzer,address
+// builds one libFuzzer executable `fuzz-<name>` from Fuzz/Targets/<name> for each name below.
+// `-Xswiftc` reaches every executable, the EmbedTool build tool included, so libFuzzer's runtime
+// (its own main() and a call to LLVMFuzzerTestOneInput) is linked into all of them: each keeps its
+// own main (--allow-multiple-definition; SwiftPM's `--defsym main=` comes first) and links
+// FuzzDriver, which defines LLVMFuzzerTestOneInput and starts libFuzzer from a fuzz target's main.
+let fuzzTargets = ["arguments", "catalog", "json", "record", "scenario", "storekit"]
+if Context.environment["IAPCTL_FUZZ"] == "1" {
+    let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]
+    for target in package.targets where target.type == .executable {
+        target.dependencies.append("FuzzDriver")
+        target.linkerSettings = (target.linkerSettings ?? []) + fuzzLinking
+    }
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/Support/CLibFuzzer"),
+        .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"], path: "Fuzz/Support/FuzzDriver"),
+    ]
+    package.targets += fuzzTargets.map { name in
+        .executableTarget(
+            name: "fuzz-\(name)", dependencies: ["FuzzDriver", "IAPCLI", "IAPKit"], path: "Fuzz/Targets/\(name)",
+            linkerSettings: fuzzLinking)
+    }
+}

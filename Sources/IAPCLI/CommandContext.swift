@@ -42,10 +42,21 @@ final class CommandContext {
     /// How a store is created on first use: the `--catalog` given, else the built-in one.
     var creation: StoreCreation { StoreCreation(catalogFile: invocation.globals.catalog) }
 
+    /// The catalog of the last session this command opened, so follow-up steps can decide
+    /// without opening the store again.
+    private(set) var lastCatalog: Catalog?
+    /// The `auto-finish` setting of the last session this command opened (RMStore's pipeline
+    /// runs after delivery when it is on).
+    private(set) var lastAutoFinish = false
+
     /// Runs `body` in a writing session and prints the store's warnings afterwards.
     func write<R>(_ body: (StoreSession) throws(StoreError) -> R) throws(StoreError) -> R {
         defer { flushWarnings() }
-        return try store.write(creating: creation, body)
+        return try store.write(creating: creation) { s throws(StoreError) in
+            lastCatalog = s.catalog
+            lastAutoFinish = s.state.settings.autoFinish
+            return try body(s)
+        }
     }
 
     /// Runs `body` in a reading session and prints the store's warnings afterwards.

@@ -19,6 +19,7 @@ enum CommandTable {
         (FaultCommand.group, FaultCommand.children),
         (ReceiptCommand.group, ReceiptCommand.children),
         (ClockCommand.group, ClockCommand.children),
+        (CatalogCommand.group, CatalogCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -32,6 +33,7 @@ enum CommandTable {
         LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
+        RunCommand.definition,
     ]
 
     /// The root spec the binder walks.

@@ -16,8 +16,17 @@ try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirecto
 defer { try? FileManager.default.removeItem(atPath: scratch) }
 
 var figures: [Figure] = []
+if arguments.contains("--subscriptions-only") {
+    BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
+    exit(0)
+}
+if arguments.contains("--machine-only") {
+    BenchmarkReport.print([try FoundationBenchmarks.machineCycles(1_000_000)])
+    exit(0)
+}
 figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
 figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
+figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 
 BenchmarkReport.print(figures)
 try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

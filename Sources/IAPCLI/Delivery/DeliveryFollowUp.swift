@@ -8,7 +8,14 @@ enum DeliveryFollowUp {
     static func after(_ code: ExitCode, delivered transactions: [Transaction], _ c: CommandContext) throws -> ExitCode {
         let ids = transactions.filter { $0.state == .purchased || $0.state == .restored }.map(\.id)
         guard !ids.isEmpty else { return code }
-        if try c.read({ s throws(StoreError) in s.state.settings.autoFinish }) { return try AutoFinish.run(code, ids: ids, c) }
+        // auto-finish: RMStore's whole pipeline instead (it runs the content downloader itself).
+        if c.lastAutoFinish { return try AutoFinish.run(code, ids: ids, c) }
+        // Only self-hosted products have content to deliver; skip reopening the store otherwise.
+        if let catalog = c.lastCatalog,
+            !transactions.contains(where: { catalog[$0.productID]?.selfHosted == true })
+        {
+            return code
+        }
         let succeeded = try SelfHostedDownloader.deliver(c, only: ids)
         return succeeded || code != .success ? code : .declined
     }

@@ -10,49 +10,44 @@ final class JSONValueEncoder: Encoder {
     /// A value under construction; containers hold references so nested containers can fill
     /// their part after being handed out.
     final class Node {
-        enum Content {
-            case value(JSONValue)
-            case object([(String, Node)])
-            case array([Node])
-        }
+        enum Kind { case value, object, array }
 
-        var content: Content = .value(.null)
+        var kind = Kind.value
+        var value = JSONValue.null
+        /// Object members in insertion order (a repeated key replaces the earlier one when sorted).
+        var members: [(String, Node)] = []
+        var items: [Node] = []
 
         /// The finished JSON, object members sorted by key.
         var json: JSONValue {
-            switch content {
-            case .value(let v): return v
-            case .object(let members): return .object(members.map { ($0.0, $0.1.json) }.sorted { $0.0 < $1.0 })
-            case .array(let items): return .array(items.map(\.json))
+            switch kind {
+            case .value: return value
+            case .object:
+                var latest: [String: Node] = [:]
+                for (key, node) in members { latest[key] = node }
+                return .object(latest.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })
+            case .array: return .array(items.map(\.json))
             }
         }
 
-        func makeObject() {
-            if case .object = content { return }
-            content = .object([])
+        func set(_ v: JSONValue) {
+            kind = .value
+            value = v
         }
 
-        func makeArray() {
-            if case .array = content { return }
-            content = .array([])
-        }
+        func makeObject() { kind = .object }
+
+        func makeArray() { kind = .array }
 
         func add(_ key: String) -> Node {
             let child = Node()
-            if case .object(var members) = content {
-                members.removeAll { $0.0 == key }
-                members.append((key, child))
-                content = .object(members)
-            }
+            members.append((key, child))
             return child
         }
 
         func append() -> Node {
             let child = Node()
-            if case .array(var items) = content {
-                items.append(child)
-                content = .array(items)
-            }
+            items.append(child)
             return child
         }
     }
@@ -83,9 +78,9 @@ final class JSONValueEncoder: Encoder {
         let node: Node
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil(forKey key: Key) throws { node.add(key.stringValue).content = .value(.null) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { node.add(key.stringValue).content = .value(.bool(value)) }
-        mutating func encode(_ value: String, forKey key: Key) throws { node.add(key.stringValue).content = .value(.string(value)) }
+        mutating func encodeNil(forKey key: Key) throws { node.add(key.stringValue).set(.null) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { node.add(key.stringValue).set(.bool(value)) }
+        mutating func encode(_ value: String, forKey key: Key) throws { node.add(key.stringValue).set(.string(value)) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try JSONValueEncoder.encode(value, into: node.add(key.stringValue))
         }
@@ -109,14 +104,11 @@ final class JSONValueEncoder: Encoder {
     struct Unkeyed: UnkeyedEncodingContainer {
         let node: Node
         var codingPath: [any CodingKey] { [] }
-        var count: Int {
-            if case .array(let items) = node.content { return items.count }
-            return 0
-        }
+        var count: Int { node.items.count }
 
-        mutating func encodeNil() throws { node.append().content = .value(.null) }
-        mutating func encode(_ value: Bool) throws { node.append().content = .value(.bool(value)) }
-        mutating func encode(_ value: String) throws { node.append().content = .value(.string(value)) }
+        mutating func encodeNil() throws { node.append().set(.null) }
+        mutating func encode(_ value: Bool) throws { node.append().set(.bool(value)) }
+        mutating func encode(_ value: String) throws { node.append().set(.string(value)) }
         mutating func encode<T: Encodable>(_ value: T) throws { try JSONValueEncoder.encode(value, into: node.append()) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -138,7 +130,7 @@ final class JSONValueEncoder: Encoder {
         let node: Node
         var codingPath: [any CodingKey] { [] }
 
-        func set(_ v: JSONValue) { node.content = .value(v) }
+        func set(_ v: JSONValue) { node.set(v) }
 
         mutating func encodeNil() throws { set(.null) }
         mutating func encode(_ value: Bool) throws { set(.bool(value)) }

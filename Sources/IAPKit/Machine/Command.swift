@@ -79,6 +79,18 @@ public struct Effects: Sendable {
     }
 
     mutating func record(_ transaction: Transaction) {
+        // Most commands touch one or two transactions: a scan beats hashing until there are many.
+        if transactions.count < 16 {
+            if let i = transactions.firstIndex(where: { $0.id == transaction.id }) {
+                transactions[i] = transaction
+            } else {
+                transactions.append(transaction)
+                if transactions.count == 16 {
+                    for (i, t) in transactions.enumerated() { positions[t.id] = i }
+                }
+            }
+            return
+        }
         if let i = positions[transaction.id] {
             transactions[i] = transaction
         } else {

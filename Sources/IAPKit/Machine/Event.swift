@@ -18,7 +18,7 @@ public struct Event: Hashable, Sendable {
 }
 
 /// What happened. Cases carry the data an observer needs, as the seeds' notifications do.
-public enum EventKind: Hashable, Sendable {
+public indirect enum EventKind: Hashable, Sendable {
     /// A transaction entered a state (`paymentQueue(_:updatedTransactions:)`): the event is
     /// named after the state, `transactionPurchasing` ... `transactionDeferred`.
     case transactionUpdated(Transaction)

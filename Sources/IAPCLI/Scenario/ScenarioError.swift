@@ -1,0 +1,18 @@
+/// Why a scenario file is malformed, at a line and column (both 1-based; columns count Unicode
+/// scalars, so a tab or an `é` is one column).
+///
+/// Rendered as `7:12: unterminated double quote (opened here); close it with "`; `iapctl run`
+/// prefixes the file name, as compilers do, and exits 65.
+struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
+    let line: Int
+    let column: Int
+    let message: String
+
+    init(line: Int, column: Int, _ message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    var description: String { "\(line):\(column): \(message)" }
+}

@@ -1,0 +1,20 @@
+/// A check that did not hold, as `iapctl run` reports it:
+///
+/// ```
+/// scenario.iap:12: expect json .state == purchased
+///   expected: "purchased"
+///   actual:   "failed"
+/// ```
+struct ScenarioFailure: Equatable, Sendable {
+    /// The line of the check (or of the command that failed on its own).
+    let line: Int
+    /// That line as written.
+    let source: String
+    let expected: String
+    let actual: String
+
+    /// The report's lines for a file shown as `file`.
+    func rendered(file: String) -> String {
+        "\(file):\(line): \(source)\n  expected: \(expected)\n  actual:   \(actual)\n"
+    }
+}

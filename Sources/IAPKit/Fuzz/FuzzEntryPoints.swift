@@ -1,0 +1,66 @@
+/// The parsers that read untrusted bytes, each wrapped for a fuzzer: one function per target,
+/// taking any bytes, returning normally for every input (an error is a normal answer), and
+/// trapping when a property that must hold for every input does not.
+///
+/// The fuzz executables under `Fuzz/Targets/` call these, so they need no `@testable import`;
+/// `make fuzz` runs them with libFuzzer (`docs/fuzzing.md`). IAPCLI adds its own parsers in an
+/// extension, and ``all`` lists every target by the name its corpus directory has
+/// (`Fixtures/fuzz/<name>/`).
+public enum FuzzEntryPoints {
+    /// The project's catalog format. A catalog that reads must write back (`CatalogJSONFormat.write`)
+    /// to the same products, and writing is stable: `write(read(write(c))) == write(c)`.
+    public static func catalogJSON(_ bytes: [UInt8]) {
+        guard let catalog = try? CatalogJSONFormat.read(bytes, file: "fuzz.json") else { return }
+        checkRoundTrip(catalog)
+    }
+
+    /// Xcode's `.storekit` files. A configuration that reads is a catalog, which must survive
+    /// conversion to the project's format.
+    public static func storeKitConfiguration(_ bytes: [UInt8]) {
+        guard let catalog = try? StoreKitConfigurationFormat.read(bytes, file: "fuzz.storekit") else { return }
+        checkRoundTrip(catalog)
+    }
+
+    /// IAPKit's JSON parser. What parses serializes to text that parses to the same value; an
+    /// error's offset lies within the input.
+    public static func json(_ bytes: [UInt8]) {
+        do {
+            let value = try JSONParser.parse(bytes)
+            let text = value.serialized()
+            guard let again = try? JSONParser.parse(text) else {
+                preconditionFailure("serialized JSON does not parse: \(text)")
+            }
+            precondition(again == value, "JSON changed in a round trip: \(text)")
+        } catch {
+            precondition(error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside the input")
+        }
+    }
+
+    /// The store's binary transaction record. A record that decodes encodes to bytes that decode
+    /// to the same transaction, and re-encoding is stable.
+    public static func transactionRecord(_ bytes: [UInt8]) {
+        guard let transaction = bytes.withUnsafeBytes({ TransactionRecordCodec.decode($0) }) else { return }
+        var writer = ByteWriter()
+        TransactionRecordCodec.encode(transaction, into: &writer)
+        let encoded = writer.bytes
+        guard let again = encoded.withUnsafeBytes({ TransactionRecordCodec.decode($0) }) else {
+            preconditionFailure("an encoded transaction does not decode: \(encoded)")
+        }
+        precondition(again == transaction, "a transaction changed in a record round trip: \(transaction)")
+        var rewriter = ByteWriter()
+        TransactionRecordCodec.encode(again, into: &rewriter)
+        precondition(rewriter.bytes == encoded, "encoding a transaction is not stable")
+    }
+
+    private static func checkRoundTrip(_ catalog: Catalog) {
+        let written = CatalogJSONFormat.write(catalog)
+        let reread: Catalog
+        do {
+            reread = try CatalogJSONFormat.read(written, file: "fuzz-written.json")
+        } catch {
+            preconditionFailure("a written catalog does not read back: \(error)\n\(String(decoding: written, as: UTF8.self))")
+        }
+        precondition(reread.products == catalog.products, "products changed in a catalog round trip")
+        precondition(CatalogJSONFormat.write(reread) == written, "writing a catalog is not stable")
+    }
+}
