@@ -21,7 +21,7 @@ enum CommandTable {
         InitCommand.definition, ProductsCommand.definition, CanPayCommand.definition, BuyCommand.definition,
         QueueCommand.definition, FinishCommand.definition, RestoreCommand.definition, DumpCommand.definition,
         ShowCommand.definition, LaunchCommand.definition, EventsCommand.definition, Sha256Command.definition,
-        DoctorCommand.definition,
+        DoctorCommand.definition, ServeCommand.definition,
     ]
 
     /// The root spec the binder walks.
