@@ -156,7 +156,7 @@ struct HTTPConnection {
             // More bytes are needed. Between requests, a stop closes the connection; in the
             // middle of one, the request is still read (within the read timeout) and answered.
             let idle = parser.isIdle
-            if idle && stopping { return }
+            if idle && stopping && !hasPendingInput() { return }
             let deadline = idle ? idleSince + config.idleTimeout : requestStart + config.readTimeout
             let remaining = deadline - Socket.monotonic()
             let watched = stopping ? [fd] : [fd, server.stopSignal.readFD]
@@ -173,7 +173,7 @@ struct HTTPConnection {
             }
             if ready.contains(server.stopSignal.readFD) {
                 stopping = true
-                if idle { return }
+                if idle && !hasPendingInput() { return }
             }
             guard ready.contains(fd) else { continue }
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -182,6 +182,13 @@ struct HTTPConnection {
             if idle { requestStart = Socket.monotonic() }
             parser.append(buffer[0..<n])
         }
+    }
+
+    /// Whether the client has sent bytes not yet read: a request that arrived before a stop is
+    /// in flight and gets its answer, even if no byte of it was read yet.
+    private func hasPendingInput() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
     /// Before closing after an error or `Connection: close`, stop sending and drain briefly what

@@ -52,9 +52,17 @@ final class StopSignal: @unchecked Sendable {
         action.sa_flags = SA_RESTART
         sigaction(SIGINT, &action, &previousINT)
         sigaction(SIGTERM, &action, &previousTERM)
+        // A parent may have started us with these signals blocked (the mask is inherited across
+        // exec); threads started from here on inherit this thread's mask.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, &previousMask)
     }
 
     func restoreSignals() {
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         sigaction(SIGINT, &previousINT, nil)
         sigaction(SIGTERM, &previousTERM, nil)
         signalPipeWriteFD = -1
@@ -62,6 +70,7 @@ final class StopSignal: @unchecked Sendable {
 
     private var previousINT = sigaction()
     private var previousTERM = sigaction()
+    private var previousMask = sigset_t()
 }
 
 /// The pipe the signal handler writes to; a C handler cannot capture, so it is global.
