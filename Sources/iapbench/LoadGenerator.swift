@@ -83,7 +83,9 @@ struct LoadGenerator {
             sin.sin_port = port.bigEndian
             sin.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
             let ok = withUnsafePointer(to: &sin) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             if ok != 0 {
                 Glibc.close(fd)

@@ -84,7 +84,9 @@ enum ServerBenchmarks {
         }
         let now = Int(Date().timeIntervalSince1970)
         return b64(Array(#"{"alg":"ES256","kid":"BENCH00001","typ":"JWT"}"#.utf8)) + "."
-            + b64(Array(#"{"iss":"bench","iat":\#(now),"exp":\#(now + 1200),"aud":"appstoreconnect-v1","bid":"com.x.demo"}"#.utf8)) + "."
+            + b64(
+                Array(#"{"iss":"bench","iat":\#(now),"exp":\#(now + 1200),"aud":"appstoreconnect-v1","bid":"com.x.demo"}"#.utf8))
+            + "."
             + b64([UInt8](repeating: 1, count: 64))
     }
 
@@ -150,7 +152,8 @@ enum ServerBenchmarks {
                     lock.unlock()
                     guard go else { break }
                     n += 1
-                    let arguments = n % 10 == 0 ? ["--store", store, "finish", "--all"] : ["--store", store, "buy", "com.x.coin42"]
+                    let arguments =
+                        n % 10 == 0 ? ["--store", store, "finish", "--all"] : ["--store", store, "buy", "com.x.coin42"]
                     let status = Benchmark.spawn(binary, arguments).status
                     lock.lock()
                     if status == 0 { commits += 1 } else if status == 75 { busy += 1 }

@@ -43,11 +43,13 @@ enum ServeCommand {
         let hostText = i.value("host") ?? "127.0.0.1"
         let port = try i.int("port", in: 0...65535) ?? defaultPort
         guard let address = SocketAddress(host: hostText, port: UInt16(port)) else {
-            throw i.usageError("--host '\(hostText)' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved)")
+            throw i.usageError(
+                "--host '\(hostText)' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved)")
         }
         if !address.isLoopback && !i.flag("allow-remote") {
             throw i.usageError(
-                "--host \(hostText) is not a loopback address, so other machines could read this store's purchases; pass --allow-remote to mean it, or use 127.0.0.1")
+                "--host \(hostText) is not a loopback address, so other machines could read this store's purchases; pass --allow-remote to mean it, or use 127.0.0.1"
+            )
         }
         var configuration = HTTPServer.Configuration(address: address)
         configuration.readTimeout = try i.double("read-timeout", in: 0.01...3600) ?? 5
@@ -62,7 +64,8 @@ enum ServeCommand {
                 throw i.usageError(error.description)
             }
         }
-        let policy = RetryPolicy(attempts: try i.int("webhook-attempts", in: 1...20) ?? 5, backoff: try i.double("webhook-backoff", in: 0...3600) ?? 1)
+        let policy = RetryPolicy(
+            attempts: try i.int("webhook-attempts", in: 1...20) ?? 5, backoff: try i.double("webhook-backoff", in: 0...3600) ?? 1)
         if webhook == nil && (i.isGiven("webhook-attempts") || i.isGiven("webhook-backoff")) {
             throw i.usageError("--webhook-attempts and --webhook-backoff need --webhook URL")
         }
@@ -77,7 +80,8 @@ enum ServeCommand {
             try server.bind()
         } catch let failure as Socket.Failure {
             if failure.code == EADDRINUSE {
-                throw i.usageError("port \(port) on \(address.hostText) is in use; pick another with --port, or --port 0 for a free one")
+                throw i.usageError(
+                    "port \(port) on \(address.hostText) is in use; pick another with --port, or --port 0 for a free one")
             }
             if failure.code == EACCES {
                 throw i.usageError("no permission to listen on port \(port); use a port above 1023, or --port 0 for a free one")
@@ -108,7 +112,8 @@ enum ServeCommand {
         nonisolated(unsafe) var webhookRunning = false
         if let webhook {
             let deliverer = WebhookDeliverer(
-                source: notificationSource(), reader: reader, transport: HTTPWebhookClient(url: webhook), policy: policy, since: lastEvent,
+                source: notificationSource(), reader: reader, transport: HTTPWebhookClient(url: webhook), policy: policy,
+                since: lastEvent,
                 wait: { seconds in stop.wait(seconds: seconds) }, log: log.line)
             webhookRunning = true
             let storePath = c.storePath

@@ -86,7 +86,8 @@ final class HTTPServer: @unchecked Sendable {
             if admitted { active += 1 }
             connections.unlock()
             guard admitted else {
-                let busy = HTTPResponse.error(.serviceUnavailable, message: "too many connections (\(configuration.maxConnections)); retry shortly")
+                let busy = HTTPResponse.error(
+                    .serviceUnavailable, message: "too many connections (\(configuration.maxConnections)); retry shortly")
                 _ = Socket.sendAll(fd, busy.serialized(keepAlive: false))
                 close(fd)
                 continue
@@ -142,7 +143,8 @@ struct HTTPConnection {
                     let response = server.handler(request)
                     stopping = stopping || server.stopSignal.isTriggered
                     let keepAlive = request.keepAlive && !response.closesConnection && !stopping
-                    let bytes = response.serialized(headOnly: request.method == "HEAD", keepAlive: keepAlive, version: request.version)
+                    let bytes = response.serialized(
+                        headOnly: request.method == "HEAD", keepAlive: keepAlive, version: request.version)
                     let sent = Socket.sendAll(fd, bytes)
                     server.countRequest()
                     guard sent, keepAlive else {
@@ -164,7 +166,8 @@ struct HTTPConnection {
             if ready.isEmpty {
                 if !idle {
                     let timeout = HTTPResponse.error(
-                        .requestTimeout, message: "the request did not arrive whole within \(Self.seconds(config.readTimeout)); send it faster")
+                        .requestTimeout,
+                        message: "the request did not arrive whole within \(Self.seconds(config.readTimeout)); send it faster")
                     _ = Socket.sendAll(fd, timeout.serialized(keepAlive: false))
                     server.countRequest()
                     linger()

@@ -41,7 +41,8 @@ final class WebhookDeliverer {
     private(set) var cursor: UInt64
 
     init(
-        source: any NotificationSource, reader: any StoreReading, transport: any WebhookTransport, policy: RetryPolicy, since: UInt64,
+        source: any NotificationSource, reader: any StoreReading, transport: any WebhookTransport, policy: RetryPolicy,
+        since: UInt64,
         wait: @escaping (Double) -> Bool, log: @escaping (String) -> Void
     ) {
         self.source = source
@@ -73,7 +74,9 @@ final class WebhookDeliverer {
                     break
                 case .failed(let reason):
                     if attempt >= policy.attempts {
-                        log("webhook: gave up on notification \(item.seq) after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(reason)")
+                        log(
+                            "webhook: gave up on notification \(item.seq) after \(attempt) attempt\(attempt == 1 ? "" : "s"): \(reason)"
+                        )
                         break
                     }
                     if wait(policy.delay(afterAttempt: attempt)) { return false }

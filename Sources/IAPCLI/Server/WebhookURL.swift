@@ -16,9 +16,11 @@ struct WebhookURL: Equatable, CustomStringConvertible {
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") else {
             if lower.hasPrefix("https://") {
-                throw WebhookURLError("--webhook '\(text)' uses https; use http:// on a loopback address (no TLS is needed on this machine)")
+                throw WebhookURLError(
+                    "--webhook '\(text)' uses https; use http:// on a loopback address (no TLS is needed on this machine)")
             }
-            throw WebhookURLError("--webhook '\(text)' is not an http:// URL; give one such as http://127.0.0.1:8080/notifications")
+            throw WebhookURLError(
+                "--webhook '\(text)' is not an http:// URL; give one such as http://127.0.0.1:8080/notifications")
         }
         let rest = text.dropFirst(7)
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
@@ -31,7 +33,9 @@ struct WebhookURL: Equatable, CustomStringConvertible {
             }
             host = authority[...close]
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
                 throw WebhookURLError("--webhook '\(text)' has junk after its host")
             }
         } else if let colon = authority.lastIndex(of: ":") {
@@ -49,10 +53,14 @@ struct WebhookURL: Equatable, CustomStringConvertible {
             throw WebhookURLError("--webhook '\(text)' has no host; give one such as http://127.0.0.1:8080/notifications")
         }
         guard let address = SocketAddress(host: String(host), port: port) else {
-            throw WebhookURLError("--webhook host '\(host)' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)")
+            throw WebhookURLError(
+                "--webhook host '\(host)' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)"
+            )
         }
         guard address.isLoopback else {
-            throw WebhookURLError("--webhook host '\(host)' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)")
+            throw WebhookURLError(
+                "--webhook host '\(host)' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)"
+            )
         }
         self.address = address
         self.host = String(host)

@@ -7,7 +7,8 @@
 /// `HTTPFuzzEntry.parse(Array(UnsafeBufferPointer(start: data, count: size)))`.
 public enum HTTPFuzzEntry {
     /// Limits small enough that fuzzed inputs hit each of them.
-    public static let limits = HTTPRequestParser.Limits(requestLineBytes: 256, headerBytes: 1024, headerCount: 16, bodyBytes: 4096, chunkLineBytes: 64)
+    public static let limits = HTTPRequestParser.Limits(
+        requestLineBytes: 256, headerBytes: 1024, headerCount: 16, bodyBytes: 4096, chunkLineBytes: 64)
 
     /// Parses `data`; returns how many events it produced. Traps if the whole and the split
     /// runs disagree, or an event breaks an invariant.
@@ -31,7 +32,8 @@ public enum HTTPFuzzEntry {
                 precondition(request.body.count <= limits.bodyBytes, "body over the limit")
                 precondition(request.path == "*" || request.path.hasPrefix("/"), "path without '/'")
                 let response = HTTPResponse(status: .ok, body: request.body)
-                _ = response.serialized(headOnly: request.method == "HEAD", keepAlive: request.keepAlive, version: request.version)
+                _ = response.serialized(
+                    headOnly: request.method == "HEAD", keepAlive: request.keepAlive, version: request.version)
             case .expectContinue:
                 break
             case .failure(let error):

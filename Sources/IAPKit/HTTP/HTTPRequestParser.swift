@@ -25,7 +25,10 @@ public struct HTTPRequestParser: Sendable {
         /// One chunk-size line, extensions included (400).
         public var chunkLineBytes: Int
 
-        public init(requestLineBytes: Int = 8192, headerBytes: Int = 32 << 10, headerCount: Int = 100, bodyBytes: Int = 1 << 20, chunkLineBytes: Int = 1024) {
+        public init(
+            requestLineBytes: Int = 8192, headerBytes: Int = 32 << 10, headerCount: Int = 100, bodyBytes: Int = 1 << 20,
+            chunkLineBytes: Int = 1024
+        ) {
             self.requestLineBytes = requestLineBytes
             self.headerBytes = headerBytes
             self.headerCount = headerCount
@@ -138,7 +141,9 @@ public struct HTTPRequestParser: Sendable {
                         if let event = finishHead(pending) { return event }
                         continue
                     }
-                    guard pending.headerCount < limits.headerCount else { return fail(.tooManyHeaders(limit: limits.headerCount)) }
+                    guard pending.headerCount < limits.headerCount else {
+                        return fail(.tooManyHeaders(limit: limits.headerCount))
+                    }
                     switch HTTPRequestParser.parseField(buffer[range]) {
                     case .failure(let error): return fail(error)
                     case .success(let field):
@@ -190,7 +195,9 @@ public struct HTTPRequestParser: Sendable {
                 case .line(let range):
                     pending.headerBytes += range.count + 2
                     if range.isEmpty { return complete(pending) }
-                    guard pending.headerCount < limits.headerCount else { return fail(.tooManyHeaders(limit: limits.headerCount)) }
+                    guard pending.headerCount < limits.headerCount else {
+                        return fail(.tooManyHeaders(limit: limits.headerCount))
+                    }
                     // Trailer fields are checked like header fields and then dropped: nothing
                     // iapctl serves reads them, and RFC 9110 section 6.5.1 forbids merging them
                     // blindly into the header section.
@@ -427,7 +434,8 @@ public struct HTTPRequestParser: Sendable {
         guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
             return .failure(.malformedHeader("control character in the value of '\(printable(name))'"))
         }
-        return .success(HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+        return .success(
+            HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
     }
 
     /// `chunk-size [ chunk-ext ]` (RFC 9112 section 7.1): the size, or `.bodyTooLarge` when it

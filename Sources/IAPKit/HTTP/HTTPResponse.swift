@@ -64,7 +64,8 @@ public struct HTTPResponse: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(128 + body.count)
         out.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
-        for field in headers where !HTTPHeaders.same(field.name, "Content-Length") && !HTTPHeaders.same(field.name, "Connection") {
+        for field in headers where !HTTPHeaders.same(field.name, "Content-Length") && !HTTPHeaders.same(field.name, "Connection")
+        {
             out.append(contentsOf: field.name.utf8)
             out.append(contentsOf: [0x3A, 0x20])
             out.append(contentsOf: field.value.utf8)

@@ -72,11 +72,14 @@ public struct Router: Sendable {
             return handler(request, parameters)
         case .methodNotAllowed(let allow):
             var response = HTTPResponse.error(
-                .methodNotAllowed, message: "method \(request.method) is not allowed on \(request.path); use \(allow.joined(separator: " or "))")
+                .methodNotAllowed,
+                message: "method \(request.method) is not allowed on \(request.path); use \(allow.joined(separator: " or "))")
             response.headers.add("Allow", allow.joined(separator: ", "))
             return response
         case .notFound:
-            return .error(.notFound, message: "no resource at \(HTTPRequestParser.printable(request.path)) (see docs/serve.md for the endpoints)")
+            return .error(
+                .notFound,
+                message: "no resource at \(HTTPRequestParser.printable(request.path)) (see docs/serve.md for the endpoints)")
         case .badPath:
             return .error(.badRequest, message: "malformed percent escape in path '\(HTTPRequestParser.printable(request.path))'")
         }

@@ -52,7 +52,8 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .invalidSort: return "Invalid request. The sort parameter is invalid."
         case .invalidProductType: return "Invalid request. The product type parameter is invalid."
         case .invalidProductId: return "Invalid request. The product id parameter is invalid."
-        case .invalidSubscriptionGroupIdentifier: return "Invalid request. The subscription group identifier parameter is invalid."
+        case .invalidSubscriptionGroupIdentifier:
+            return "Invalid request. The subscription group identifier parameter is invalid."
         case .invalidInAppOwnershipType: return "Invalid request. The in-app ownership type parameter is invalid."
         case .invalidRevoked: return "Invalid request. The revoked parameter is invalid."
         case .invalidStatus: return "Invalid request. The status parameter is invalid."

@@ -280,7 +280,8 @@ public struct AppStoreServerAPI: Sendable {
 
     /// The account's auto-renewable subscriptions: for each group (sorted by identifier), the
     /// latest transaction of each subscription (one per original transaction id, in id order).
-    public static func subscriptionGroups(in session: StoreSession) throws(StoreError) -> [(group: String, latest: [Transaction])] {
+    public static func subscriptionGroups(in session: StoreSession) throws(StoreError) -> [(group: String, latest: [Transaction])]
+    {
         var latest: [TransactionID: Transaction] = [:]
         try session.forEachTransaction { t throws(StoreError) in
             guard t.productType == .autoRenewable, isInHistory(t) else { return }
@@ -307,7 +308,9 @@ public struct AppStoreServerAPI: Sendable {
         case .success(let r): parsed = r
         }
         guard let receiptVerifier else {
-            return .error(.notImplemented, message: "receipt verification is not available: this iapctl has no verifyReceipt engine installed")
+            return .error(
+                .notImplemented,
+                message: "receipt verification is not available: this iapctl has no verifyReceipt engine installed")
         }
         do {
             let body = try reader.read { session in try receiptVerifier.verifyReceipt(parsed, session: session) }
@@ -363,7 +366,8 @@ public struct AppStoreServerAPI: Sendable {
 
     static func badTransactionID(_ p: PathParameters) -> HTTPResponse {
         let given = HTTPRequestParser.printable(p["transactionId"] ?? "")
-        return AppStoreAPIError.invalidTransactionId.response("'\(given)' is not a decimal transaction identifier such as 2000000000000001.")
+        return AppStoreAPIError.invalidTransactionId.response(
+            "'\(given)' is not a decimal transaction identifier such as 2000000000000001.")
     }
 
     /// The transaction, if the token's app owns this store and the App Store knows it. Apple
@@ -375,11 +379,14 @@ public struct AppStoreServerAPI: Sendable {
             return .failure(
                 Refusal(
                     response: AppStoreAPIError.transactionIdNotFound.response(
-                        "The token's bid '\(HTTPRequestParser.printable(claims.bundleID))' is not this store's bundle id '\(session.state.bundleID)'.")))
+                        "The token's bid '\(HTTPRequestParser.printable(claims.bundleID))' is not this store's bundle id '\(session.state.bundleID)'."
+                    )))
         }
         guard let t = try session.transaction(id), isKnown(t) else {
             return .failure(
-                Refusal(response: AppStoreAPIError.transactionIdNotFound.response("No purchased or restored transaction \(id) in this store.")))
+                Refusal(
+                    response: AppStoreAPIError.transactionIdNotFound.response(
+                        "No purchased or restored transaction \(id) in this store.")))
         }
         return .success(t)
     }

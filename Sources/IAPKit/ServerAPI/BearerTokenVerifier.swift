@@ -62,7 +62,8 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
     public func verify(authorization: String?, now: Int64) -> Result<BearerTokenClaims, BearerTokenError> {
         func refuse(_ why: String) -> Result<BearerTokenClaims, BearerTokenError> { .failure(BearerTokenError(why)) }
         guard let authorization else {
-            return refuse("missing Authorization header; send 'Authorization: Bearer <JWT>' signed with your App Store Connect key")
+            return refuse(
+                "missing Authorization header; send 'Authorization: Bearer <JWT>' signed with your App Store Connect key")
         }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -124,7 +125,8 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
                 return refuse("the JWT signature does not verify with the API key given to 'iapctl serve --api-key'")
             }
         }
-        return .success(BearerTokenClaims(keyID: keyID, issuer: issuer, issuedAt: issuedAt, expiresAt: expiresAt, bundleID: bundleID))
+        return .success(
+            BearerTokenClaims(keyID: keyID, issuer: issuer, issuedAt: issuedAt, expiresAt: expiresAt, bundleID: bundleID))
     }
 
     private static func shown(_ value: JSONValue?) -> String {

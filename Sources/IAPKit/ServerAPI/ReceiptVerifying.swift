@@ -44,13 +44,17 @@ public struct VerifyReceiptRequest: Sendable, Equatable {
     /// non-empty base64 string, `password` a string if present, `exclude-old-transactions` a
     /// boolean if present.
     public static func parse(body: [UInt8], sandbox: Bool) -> Result<VerifyReceiptRequest, Refusal> {
-        guard !body.isEmpty else { return .failure(Refusal(status: unreadable, reason: "empty body; POST a JSON object with receipt-data")) }
+        guard !body.isEmpty else {
+            return .failure(Refusal(status: unreadable, reason: "empty body; POST a JSON object with receipt-data"))
+        }
         guard let json = try? JSONParser.parse(body), json.objectValue != nil else {
             return .failure(Refusal(status: unreadable, reason: "the body is not a JSON object"))
         }
         var password: String?
         if let p = json["password"], p != .null {
-            guard let text = p.stringValue else { return .failure(Refusal(status: unreadable, reason: "password is not a string")) }
+            guard let text = p.stringValue else {
+                return .failure(Refusal(status: unreadable, reason: "password is not a string"))
+            }
             password = text
         }
         var exclude = false
@@ -64,11 +68,13 @@ public struct VerifyReceiptRequest: Sendable, Equatable {
             return .failure(Refusal(status: malformedReceiptData, reason: "receipt-data is missing"))
         }
         guard let text = data.stringValue else {
-            return .failure(Refusal(status: malformedReceiptData, reason: "receipt-data is \(data.kindName), not a base64 string"))
+            return .failure(
+                Refusal(status: malformedReceiptData, reason: "receipt-data is \(data.kindName), not a base64 string"))
         }
         guard let receipt = ServerBase64.decodeStandard(text), !receipt.isEmpty else {
             return .failure(Refusal(status: malformedReceiptData, reason: "receipt-data is not base64 (RFC 4648) or is empty"))
         }
-        return .success(VerifyReceiptRequest(receipt: receipt, password: password, excludeOldTransactions: exclude, sandbox: sandbox))
+        return .success(
+            VerifyReceiptRequest(receipt: receipt, password: password, excludeOldTransactions: exclude, sandbox: sandbox))
     }
 }

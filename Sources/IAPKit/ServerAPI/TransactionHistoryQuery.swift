@@ -43,12 +43,17 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
             switch item.name {
             case "revision":
                 guard let r = HistoryRevision(token: v) else {
-                    return .failure(HistoryQueryError(.invalidRequestRevision, "'\(HTTPRequestParser.printable(v))' is not a revision this server issued; pass the revision of the previous response"))
+                    return .failure(
+                        HistoryQueryError(
+                            .invalidRequestRevision,
+                            "'\(HTTPRequestParser.printable(v))' is not a revision this server issued; pass the revision of the previous response"
+                        ))
                 }
                 q.revision = r
             case "sort":
                 guard let s = Sort(rawValue: v) else {
-                    return .failure(HistoryQueryError(.invalidSort, "'\(HTTPRequestParser.printable(v))'; use ASCENDING or DESCENDING"))
+                    return .failure(
+                        HistoryQueryError(.invalidSort, "'\(HTTPRequestParser.printable(v))'; use ASCENDING or DESCENDING"))
                 }
                 q.sort = s
             case "productId":
@@ -58,22 +63,30 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
                 q.productIDs.append(ProductID(v))
             case "productType":
                 guard let t = productType(named: v) else {
-                    return .failure(HistoryQueryError(.invalidProductType, "'\(HTTPRequestParser.printable(v))'; use AUTO_RENEWABLE, NON_RENEWABLE, CONSUMABLE or NON_CONSUMABLE"))
+                    return .failure(
+                        HistoryQueryError(
+                            .invalidProductType,
+                            "'\(HTTPRequestParser.printable(v))'; use AUTO_RENEWABLE, NON_RENEWABLE, CONSUMABLE or NON_CONSUMABLE"
+                        ))
                 }
                 q.productTypes.append(t)
             case "subscriptionGroupIdentifier":
                 guard !v.isEmpty else {
-                    return .failure(HistoryQueryError(.invalidSubscriptionGroupIdentifier, "give a non-empty subscription group identifier"))
+                    return .failure(
+                        HistoryQueryError(.invalidSubscriptionGroupIdentifier, "give a non-empty subscription group identifier"))
                 }
                 q.subscriptionGroups.append(v)
             case "startDate":
                 guard let ms = Int64(v), ms >= 0 else {
-                    return .failure(HistoryQueryError(.invalidStartDate, "'\(HTTPRequestParser.printable(v))' is not milliseconds since 1970"))
+                    return .failure(
+                        HistoryQueryError(.invalidStartDate, "'\(HTTPRequestParser.printable(v))' is not milliseconds since 1970")
+                    )
                 }
                 q.startDate = ms
             case "endDate":
                 guard let ms = Int64(v), ms >= 0 else {
-                    return .failure(HistoryQueryError(.invalidEndDate, "'\(HTTPRequestParser.printable(v))' is not milliseconds since 1970"))
+                    return .failure(
+                        HistoryQueryError(.invalidEndDate, "'\(HTTPRequestParser.printable(v))' is not milliseconds since 1970"))
                 }
                 q.endDate = ms
             case "revoked":
@@ -83,7 +96,9 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
                 q.revoked = v == "true"
             case "inAppOwnershipType":
                 guard v == "PURCHASED" || v == "FAMILY_SHARED" else {
-                    return .failure(HistoryQueryError(.invalidInAppOwnershipType, "'\(HTTPRequestParser.printable(v))'; use PURCHASED or FAMILY_SHARED"))
+                    return .failure(
+                        HistoryQueryError(
+                            .invalidInAppOwnershipType, "'\(HTTPRequestParser.printable(v))'; use PURCHASED or FAMILY_SHARED"))
                 }
                 q.familyShared = v == "FAMILY_SHARED"
             default:

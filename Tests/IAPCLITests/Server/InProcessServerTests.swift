@@ -59,10 +59,15 @@ struct InProcessServerTests {
         #expect(h.run(["buy", "com.x.coin42"]).code == 0)
         let history = BoundedRun.curl(auth + [running.server.url + "/inApps/v2/history/\(id)?sort=DESCENDING"])
         let json = try JSONParser.parse(history.stdout)
-        #expect(json["signedTransactions"] == .array([.string("jws.\(TransactionID(UInt64(id)! + 1)).purchased"), .string("jws.\(id).purchased")]))
+        #expect(
+            json["signedTransactions"]
+                == .array([.string("jws.\(TransactionID(UInt64(id)! + 1)).purchased"), .string("jws.\(id).purchased")]))
         #expect(json["hasMore"] == .bool(false))
         let statuses = BoundedRun.curl(auth + [running.server.url + "/inApps/v1/subscriptions/\(id)"])
-        #expect(statuses.stdout == #"{"environment":"Sandbox","bundleId":"com.x.demo","data":[{"subscriptionGroupIdentifier":"vip","lastTransactions":[{"status":1,"originalTransactionId":"\#(id)","signedTransactionInfo":"jws.\#(id).purchased","signedRenewalInfo":"renewal.\#(id)"}]}]}"#)
+        #expect(
+            statuses.stdout
+                == #"{"environment":"Sandbox","bundleId":"com.x.demo","data":[{"subscriptionGroupIdentifier":"vip","lastTransactions":[{"status":1,"originalTransactionId":"\#(id)","signedTransactionInfo":"jws.\#(id).purchased","signedRenewalInfo":"renewal.\#(id)"}]}]}"#
+        )
         #expect(running.stop())
         #expect(running.server.requestCount == 3)
     }
@@ -74,7 +79,10 @@ struct InProcessServerTests {
         let running = try Running(store: h.store)
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "for i in $(seq 30); do \"$0\" --store \"$1\" buy com.x.coin42 >/dev/null || exit 1; done", CLIHarness.binary, h.store]
+        writer.arguments = [
+            "-c", "for i in $(seq 30); do \"$0\" --store \"$1\" buy com.x.coin42 >/dev/null || exit 1; done", CLIHarness.binary,
+            h.store,
+        ]
         try writer.run()
         // While it writes: every history page is whole (ids consecutive from the first) and never
         // shrinks; every request succeeds.
@@ -95,7 +103,8 @@ struct InProcessServerTests {
                 last = top
             print(len(bad), bad[:2], last >= first)
             """
-        let r = BoundedRun.python(script, [String(running.server.boundAddress.port), BearerToken.make(), TransactionID.first.description], timeout: 120)
+        let r = BoundedRun.python(
+            script, [String(running.server.boundAddress.port), BearerToken.make(), TransactionID.first.description], timeout: 120)
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0, "the CLI writer must never time out on the lock")
         #expect(r.stdout == "0 [] True\n", "\(r)")

@@ -17,7 +17,8 @@ struct ServeEndToEndTests {
         #expect(server.firstLine == "listening on http://127.0.0.1:\(server.port)")
         let r = BoundedRun.curl(["-w", "\n%{http_code} %{num_connects}\n", server.url + "/health", server.url + "/health"])
         #expect(r.code == 0, "\(r)")
-        #expect(r.stdout == "{\"status\":\"ok\"}\n200 1\n{\"status\":\"ok\"}\n200 0\n", "the second request reuses the connection")
+        #expect(
+            r.stdout == "{\"status\":\"ok\"}\n200 1\n{\"status\":\"ok\"}\n200 0\n", "the second request reuses the connection")
         #expect(server.stop(SIGTERM) == 0)
         // Stopped: nothing listens any more.
         #expect(BoundedRun.curl([server.url + "/health"]).code == 7)
@@ -87,13 +88,19 @@ struct ServeEndToEndTests {
         let server = try ServerProcess(store: h.store, ["--max-body", "100"])
         let notFound = BoundedRun.curl(["-i", server.url + "/nope"])
         #expect(notFound.stdout.hasPrefix("HTTP/1.1 404 Not Found\r\n"), "\(notFound)")
-        #expect(notFound.stdout.hasSuffix("{\"errorCode\":4040000,\"errorMessage\":\"no resource at /nope (see docs/serve.md for the endpoints)\"}"))
+        #expect(
+            notFound.stdout.hasSuffix(
+                "{\"errorCode\":4040000,\"errorMessage\":\"no resource at /nope (see docs/serve.md for the endpoints)\"}"))
         let wrongMethod = BoundedRun.curl(["-i", "-X", "DELETE", server.url + "/health"])
         #expect(wrongMethod.stdout.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"), "\(wrongMethod)")
         #expect(wrongMethod.stdout.contains("\r\nAllow: GET, HEAD\r\n"))
-        let tooLarge = BoundedRun.curl(["-i", "-X", "POST", "--data-binary", String(repeating: "x", count: 101), server.url + "/verifyReceipt"])
+        let tooLarge = BoundedRun.curl([
+            "-i", "-X", "POST", "--data-binary", String(repeating: "x", count: 101), server.url + "/verifyReceipt",
+        ])
         #expect(tooLarge.stdout.hasPrefix("HTTP/1.1 413 Content Too Large\r\n"), "\(tooLarge)")
-        #expect(tooLarge.stdout.hasSuffix("{\"errorCode\":4130000,\"errorMessage\":\"request body larger than 100 bytes; send a smaller body\"}"))
+        #expect(
+            tooLarge.stdout.hasSuffix(
+                "{\"errorCode\":4130000,\"errorMessage\":\"request body larger than 100 bytes; send a smaller body\"}"))
         let fits = BoundedRun.curl(["-X", "POST", "--data-binary", "{}", server.url + "/verifyReceipt"])
         #expect(fits.stdout == "{\"status\":21002}", "\(fits)")
         // A raw malformed request over a socket: 400, then the server closes the connection.
@@ -109,7 +116,10 @@ struct ServeEndToEndTests {
             sys.stdout.write(data.decode())
             """
         let bad = BoundedRun.python(raw, [String(server.port)])
-        #expect(bad.stdout == "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 95\r\n\r\n{\"errorCode\":4000000,\"errorMessage\":\"malformed header: whitespace before ':' in field 'Host '\"}", "\(bad)")
+        #expect(
+            bad.stdout
+                == "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 95\r\n\r\n{\"errorCode\":4000000,\"errorMessage\":\"malformed header: whitespace before ':' in field 'Host '\"}",
+            "\(bad)")
         #expect(server.stop() == 0)
     }
 
@@ -131,7 +141,9 @@ struct ServeEndToEndTests {
         let r = BoundedRun.python(script, [String(server.port)])
         #expect(r.stdout.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(r)")
         #expect(r.stdout.contains("Connection: close\r\n"))
-        #expect(r.stdout.hasSuffix("{\"errorCode\":4080000,\"errorMessage\":\"the request did not arrive whole within 0.5 s; send it faster\"}"))
+        #expect(
+            r.stdout.hasSuffix(
+                "{\"errorCode\":4080000,\"errorMessage\":\"the request did not arrive whole within 0.5 s; send it faster\"}"))
         // The server is still fine.
         #expect(BoundedRun.curl([server.url + "/health"]).stdout == "{\"status\":\"ok\"}")
         #expect(server.stop() == 0)
@@ -155,7 +167,8 @@ struct ServeEndToEndTests {
         let token = BearerToken.make()
         let next = TransactionID.first.description
         let noToken = BoundedRun.python(fetch, [server.url + "/inApps/v1/transactions/\(next)"])
-        #expect(noToken.stdout.hasPrefix("401 {\"errorCode\":4010000,\"errorMessage\":\"missing Authorization header"), "\(noToken)")
+        #expect(
+            noToken.stdout.hasPrefix("401 {\"errorCode\":4010000,\"errorMessage\":\"missing Authorization header"), "\(noToken)")
         #expect(noToken.stdout.hasSuffix("Bearer realm=\"App Store Server API\"\n"))
         let badID = BoundedRun.python(fetch, [server.url + "/inApps/v1/transactions/abc", token])
         #expect(badID.stdout.hasPrefix("400 {\"errorCode\":4000006,"), "\(badID)")
@@ -167,8 +180,12 @@ struct ServeEndToEndTests {
         #expect(buy.json?["transactionIdentifier"]?.stringValue == next)
         let after = BoundedRun.python(fetch, [server.url + "/inApps/v1/transactions/\(next)", token])
         // Found; this build's binary has no JWS signer, so it says so instead of inventing one.
-        #expect(after.stdout == "501 {\"errorCode\":5010000,\"errorMessage\":\"signed transactions are not available: this iapctl has no JWS signer installed\"} None\n", "\(after)")
-        let foreign = BoundedRun.python(fetch, [server.url + "/inApps/v1/transactions/\(next)", BearerToken.make(bid: "com.someone.else")])
+        #expect(
+            after.stdout
+                == "501 {\"errorCode\":5010000,\"errorMessage\":\"signed transactions are not available: this iapctl has no JWS signer installed\"} None\n",
+            "\(after)")
+        let foreign = BoundedRun.python(
+            fetch, [server.url + "/inApps/v1/transactions/\(next)", BearerToken.make(bid: "com.someone.else")])
         #expect(foreign.stdout.hasPrefix("404 {\"errorCode\":4040010,"), "\(foreign)")
         #expect(server.stop() == 0)
     }
@@ -202,20 +219,32 @@ struct ServeEndToEndTests {
         let h = CLIHarness()
         let remote = h.run(["serve", "--host", "0.0.0.0", "--port", "0"])
         #expect(remote.code == 64)
-        #expect(remote.stderr == "error: --host 0.0.0.0 is not a loopback address, so other machines could read this store's purchases; pass --allow-remote to mean it, or use 127.0.0.1 (see 'iapctl help serve')\n")
+        #expect(
+            remote.stderr
+                == "error: --host 0.0.0.0 is not a loopback address, so other machines could read this store's purchases; pass --allow-remote to mean it, or use 127.0.0.1 (see 'iapctl help serve')\n"
+        )
         let name = h.run(["serve", "--host", "example.com"])
         #expect(name.code == 64)
-        #expect(name.stderr == "error: --host 'example.com' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved) (see 'iapctl help serve')\n")
+        #expect(
+            name.stderr
+                == "error: --host 'example.com' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved) (see 'iapctl help serve')\n"
+        )
         let hook = h.run(["serve", "--port", "0", "--webhook", "http://10.1.2.3:80/x"])
         #expect(hook.code == 64)
-        #expect(hook.stderr == "error: --webhook host '10.1.2.3' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine) (see 'iapctl help serve')\n")
+        #expect(
+            hook.stderr
+                == "error: --webhook host '10.1.2.3' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine) (see 'iapctl help serve')\n"
+        )
         let https = h.run(["serve", "--port", "0", "--webhook", "https://127.0.0.1/x"])
         #expect(https.code == 64)
         #expect(https.stderr.hasPrefix("error: --webhook 'https://127.0.0.1/x' uses https;"))
         let server = try ServerProcess(store: h.store)
         let taken = h.run(["serve", "--port", String(server.port)])
         #expect(taken.code == 64)
-        #expect(taken.stderr == "error: port \(server.port) on 127.0.0.1 is in use; pick another with --port, or --port 0 for a free one (see 'iapctl help serve')\n")
+        #expect(
+            taken.stderr
+                == "error: port \(server.port) on 127.0.0.1 is in use; pick another with --port, or --port 0 for a free one (see 'iapctl help serve')\n"
+        )
         #expect(server.stop() == 0)
         let ipv6 = try ServerProcess(store: h.store, ["--host", "::1"])
         #expect(ipv6.url == "http://[::1]:\(ipv6.port)")
@@ -253,7 +282,8 @@ struct ServeEndToEndTests {
         let h = CLIHarness()
         #expect(h.run(["buy", "com.x.coin42"]).code == 0)  // before the server: not posted
         let server = try ServerProcess(
-            store: h.store, ["--webhook", "http://127.0.0.1:\(port)/apple/notifications", "--webhook-backoff", "0", "--webhook-attempts", "3"])
+            store: h.store,
+            ["--webhook", "http://127.0.0.1:\(port)/apple/notifications", "--webhook-backoff", "0", "--webhook-attempts", "3"])
         #expect(h.run(["buy", "com.x.coin210"]).code == 0)
         let expected = try Self.eventLines(h, since: 2)
         #expect(expected.count == 2)

@@ -46,7 +46,8 @@ struct BoundedRun: CustomStringConvertible {
         }
         readers.wait()
         return BoundedRun(
-            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), code: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+            code: process.terminationStatus,
             timedOut: timedOut)
     }
 
@@ -134,7 +135,8 @@ final class ServerProcess {
         let prefix = "listening on "
         guard let line = firstLine, line.hasPrefix(prefix) else {
             kill(process.processIdentifier, SIGKILL)
-            throw ServerStartFailure(line: firstLine, stderr: String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            throw ServerStartFailure(
+                line: firstLine, stderr: String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         }
         url = String(line.dropFirst(prefix.count))
         port = Int(url.split(separator: ":").last!)!
@@ -179,7 +181,9 @@ enum BearerToken {
         let signature = Data(repeating: 7, count: 64).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         return b64(#"{"alg":"ES256","kid":"ABC123DEFG","typ":"JWT"}"#) + "."
-            + b64(#"{"iss":"57246542-96fe-1a63-e053-0824d011072a","iat":\#(now - 5),"exp":\#(now + 1200),"aud":"appstoreconnect-v1","bid":"\#(bid)"}"#)
+            + b64(
+                #"{"iss":"57246542-96fe-1a63-e053-0824d011072a","iat":\#(now - 5),"exp":\#(now + 1200),"aud":"appstoreconnect-v1","bid":"\#(bid)"}"#
+            )
             + "." + signature
     }
 }

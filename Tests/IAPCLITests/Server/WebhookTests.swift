@@ -34,9 +34,11 @@ struct WebhookTests {
             #expect(h.runInProcess(["buy", "com.x.coin210"]).code == 0)
         }
 
-        func deliverer(_ transport: ScriptedTransport, policy: RetryPolicy = RetryPolicy(), since: UInt64 = 0) -> WebhookDeliverer {
+        func deliverer(_ transport: ScriptedTransport, policy: RetryPolicy = RetryPolicy(), since: UInt64 = 0) -> WebhookDeliverer
+        {
             WebhookDeliverer(
-                source: StoreEventNotificationSource(), reader: StoreReaderPool(path: h.store, lockTimeout: 1), transport: transport, policy: policy,
+                source: StoreEventNotificationSource(), reader: StoreReaderPool(path: h.store, lockTimeout: 1),
+                transport: transport, policy: policy,
                 since: since,
                 wait: { [unowned self] seconds in
                     waits.append(seconds)
@@ -74,7 +76,10 @@ struct WebhookTests {
     @Test("a failing receiver is retried on the schedule, then given up with a log line; later events still go")
     func retriesThenGivesUp() {
         let f = Fixture()
-        let transport = ScriptedTransport([.failed("HTTP 500"), .failed("HTTP 503"), .delivered(status: 204), .failed("refused"), .failed("refused"), .failed("refused")])
+        let transport = ScriptedTransport([
+            .failed("HTTP 500"), .failed("HTTP 503"), .delivered(status: 204), .failed("refused"), .failed("refused"),
+            .failed("refused"),
+        ])
         let d = f.deliverer(transport, policy: RetryPolicy(attempts: 3, backoff: 1), since: 2)
         #expect(d.deliverPending())
         let events = f.events()
@@ -104,10 +109,22 @@ struct WebhookTests {
         ("http://127.0.0.1", "http://127.0.0.1:80/"),
         ("http://127.0.0.1:0/x", "--webhook 'http://127.0.0.1:0/x' has port '0'; give 1 to 65535"),
         ("http://127.0.0.1:99999/x", "--webhook 'http://127.0.0.1:99999/x' has port '99999'; give 1 to 65535"),
-        ("http://192.168.1.5:80/x", "--webhook host '192.168.1.5' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)"),
-        ("http://example.com/x", "--webhook host 'example.com' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)"),
-        ("http://user@127.0.0.1/x", "--webhook 'http://user@127.0.0.1/x' has no host; give one such as http://127.0.0.1:8080/notifications"),
-        ("ftp://127.0.0.1/x", "--webhook 'ftp://127.0.0.1/x' is not an http:// URL; give one such as http://127.0.0.1:8080/notifications"),
+        (
+            "http://192.168.1.5:80/x",
+            "--webhook host '192.168.1.5' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)"
+        ),
+        (
+            "http://example.com/x",
+            "--webhook host 'example.com' is not a loopback address; use 127.0.0.1, ::1 or localhost (the webhook only posts to this machine)"
+        ),
+        (
+            "http://user@127.0.0.1/x",
+            "--webhook 'http://user@127.0.0.1/x' has no host; give one such as http://127.0.0.1:8080/notifications"
+        ),
+        (
+            "ftp://127.0.0.1/x",
+            "--webhook 'ftp://127.0.0.1/x' is not an http:// URL; give one such as http://127.0.0.1:8080/notifications"
+        ),
         ("http://[::1/x", "--webhook 'http://[::1/x' has an unclosed '[' in its host"),
     ]
 
@@ -125,9 +142,15 @@ struct WebhookTests {
     func statusLine() throws {
         let url = try WebhookURL(parsing: "http://127.0.0.1:9/h")
         #expect(HTTPWebhookClient.outcome(of: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8), url: url) == .delivered(status: 204))
-        #expect(HTTPWebhookClient.outcome(of: Array("HTTP/1.0 500 Oops\r\n".utf8), url: url) == .failed("http://127.0.0.1:9/h answered HTTP 500"))
-        #expect(HTTPWebhookClient.outcome(of: [], url: url) == .failed("http://127.0.0.1:9/h closed the connection without answering"))
-        #expect(HTTPWebhookClient.outcome(of: Array("SSH-2.0\r\n".utf8), url: url) == .failed("http://127.0.0.1:9/h did not answer HTTP"))
+        #expect(
+            HTTPWebhookClient.outcome(of: Array("HTTP/1.0 500 Oops\r\n".utf8), url: url)
+                == .failed("http://127.0.0.1:9/h answered HTTP 500"))
+        #expect(
+            HTTPWebhookClient.outcome(of: [], url: url) == .failed("http://127.0.0.1:9/h closed the connection without answering")
+        )
+        #expect(
+            HTTPWebhookClient.outcome(of: Array("SSH-2.0\r\n".utf8), url: url)
+                == .failed("http://127.0.0.1:9/h did not answer HTTP"))
         // Nobody listens on the discard port: connection refused, reported, no crash.
         guard case .failed(let reason) = HTTPWebhookClient(url: url, timeout: 2).post([]) else {
             Issue.record("posting to a closed port succeeded")

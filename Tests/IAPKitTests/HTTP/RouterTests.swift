@@ -33,7 +33,10 @@ struct RouterTests {
             let response = r.respond(to: HTTPRequest(method: "GET", target: target))
             #expect(response.status == .notFound, "\(target)")
             #expect(response.headers["Content-Type"] == "application/json")
-            #expect(Self.body(response) == "{\"errorCode\":4040000,\"errorMessage\":\"no resource at \(target) (see docs/serve.md for the endpoints)\"}")
+            #expect(
+                Self.body(response)
+                    == "{\"errorCode\":4040000,\"errorMessage\":\"no resource at \(target) (see docs/serve.md for the endpoints)\"}"
+            )
         }
     }
 
@@ -43,7 +46,9 @@ struct RouterTests {
         let post = r.respond(to: HTTPRequest(method: "POST", target: "/health"))
         #expect(post.status == .methodNotAllowed)
         #expect(post.headers["Allow"] == "GET, HEAD")
-        #expect(Self.body(post) == "{\"errorCode\":4050000,\"errorMessage\":\"method POST is not allowed on /health; use GET or HEAD\"}")
+        #expect(
+            Self.body(post)
+                == "{\"errorCode\":4050000,\"errorMessage\":\"method POST is not allowed on /health; use GET or HEAD\"}")
         let delete = r.respond(to: HTTPRequest(method: "DELETE", target: "/inApps/v1/transactions/1"))
         #expect(delete.headers["Allow"] == "GET, HEAD, PUT")
         #expect(r.respond(to: HTTPRequest(method: "GET", target: "/verifyReceipt")).headers["Allow"] == "POST")
@@ -55,21 +60,37 @@ struct RouterTests {
         #expect(r.respond(to: HTTPRequest(method: "HEAD", target: "/health")).status == .ok)
         let bad = r.respond(to: HTTPRequest(method: "GET", target: "/inApps/v1/transactions/%zz"))
         #expect(bad.status == .badRequest)
-        #expect(Self.body(bad) == "{\"errorCode\":4000000,\"errorMessage\":\"malformed percent escape in path '/inApps/v1/transactions/%zz'\"}")
+        #expect(
+            Self.body(bad)
+                == "{\"errorCode\":4000000,\"errorMessage\":\"malformed percent escape in path '/inApps/v1/transactions/%zz'\"}")
     }
 
     @Test("serialization: status line, fields in order, Content-Length last, no Date; Connection by version and keep-alive")
     func serialization() {
-        var response = HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "application/json"), ("X-B", "2")]), body: Array("{}".utf8))
+        var response = HTTPResponse(
+            status: .ok, headers: HTTPHeaders([("Content-Type", "application/json"), ("X-B", "2")]), body: Array("{}".utf8))
         response.headers.add("X-A", "1")
         let text = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self) }
-        #expect(text(response.serialized()) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nContent-Length: 2\r\n\r\n{}")
-        #expect(text(response.serialized(keepAlive: false)) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}")
-        #expect(text(response.serialized(version: .http1_0)) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\n{}")
-        #expect(text(response.serialized(headOnly: true)) == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nContent-Length: 2\r\n\r\n")
+        #expect(
+            text(response.serialized())
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(
+            text(response.serialized(keepAlive: false))
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}"
+        )
+        #expect(
+            text(response.serialized(version: .http1_0))
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\n{}"
+        )
+        #expect(
+            text(response.serialized(headOnly: true))
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-B: 2\r\nX-A: 1\r\nContent-Length: 2\r\n\r\n")
         #expect(response.serialized() == response.serialized(), "deterministic")
         let failure = HTTPResponse.parseFailure(.bodyTooLarge(limit: 10))
-        #expect(text(failure.serialized()) == "HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 93\r\n\r\n{\"errorCode\":4130000,\"errorMessage\":\"request body larger than 10 bytes; send a smaller body\"}")
+        #expect(
+            text(failure.serialized())
+                == "HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 93\r\n\r\n{\"errorCode\":4130000,\"errorMessage\":\"request body larger than 10 bytes; send a smaller body\"}"
+        )
     }
 
     @Test("headers: case-insensitive lookup, list elements, set replaces every field of the name")

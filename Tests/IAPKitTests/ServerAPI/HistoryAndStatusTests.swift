@@ -22,6 +22,8 @@ struct HistoryAndStatusTests {
         #expect(first.ids == (1...20).map(Self.id))
         #expect(first.hasMore)
         #expect(first.revision == HistoryRevision(boundary: TransactionID.first.rawValue + 19).token)
+        #expect(first.revision == "00071afd498d001444c38d0e", "the example in docs/serve.md")
+        #expect(HistoryRevision(token: first.revision) == HistoryRevision(boundary: TransactionID.first.rawValue + 19))
         let second = try Self.page(h, "/inApps/v2/history/\(Self.id(3))?revision=\(first.revision)")
         #expect(second.ids == (21...40).map(Self.id))
         #expect(second.hasMore)
@@ -35,7 +37,10 @@ struct HistoryAndStatusTests {
         #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(3))?revision=\(third.revision)").ids == [Self.id(46)])
         // The whole first response, byte for byte.
         let body = APIHarness.text(h.get("/inApps/v2/history/\(Self.id(1))?productId=com.x.coin210"))
-        #expect(body == #"{"revision":"\#(HistoryRevision(boundary: TransactionID.first.rawValue + 45).token)","hasMore":false,"bundleId":"com.x.demo","environment":"Sandbox","signedTransactions":["signed.\#(Self.id(46)).com.x.coin210"]}"#)
+        #expect(
+            body
+                == #"{"revision":"\#(HistoryRevision(boundary: TransactionID.first.rawValue + 45).token)","hasMore":false,"bundleId":"com.x.demo","environment":"Sandbox","signedTransactions":["signed.\#(Self.id(46)).com.x.coin210"]}"#
+        )
     }
 
     @Test("DESCENDING pages from the newest; filters by productId, productType, revoked, dates combine")
@@ -50,15 +55,24 @@ struct HistoryAndStatusTests {
         let rest = try Self.page(h, "/inApps/v2/history/\(Self.id(1))?sort=DESCENDING&revision=\(down.revision)")
         #expect(rest.ids == (1...7).reversed().map(Self.id))
         #expect(!rest.hasMore)
-        #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(1))?productType=AUTO_RENEWABLE&productType=NON_CONSUMABLE").ids == [Self.id(26), Self.id(27)])
-        #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(1))?productId=com.x.noads&productId=com.x.vip2&sort=DESCENDING").ids == [Self.id(27), Self.id(26)])
+        #expect(
+            try Self.page(h, "/inApps/v2/history/\(Self.id(1))?productType=AUTO_RENEWABLE&productType=NON_CONSUMABLE").ids == [
+                Self.id(26), Self.id(27),
+            ])
+        #expect(
+            try Self.page(h, "/inApps/v2/history/\(Self.id(1))?productId=com.x.noads&productId=com.x.vip2&sort=DESCENDING").ids
+                == [Self.id(27), Self.id(26)])
         #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(1))?subscriptionGroupIdentifier=vip").ids == [Self.id(26)])
         #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(1))?revoked=true").ids.isEmpty)
-        #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(1))?revoked=false&productType=NON_CONSUMABLE").ids == [Self.id(27)])
+        #expect(
+            try Self.page(h, "/inApps/v2/history/\(Self.id(1))?revoked=false&productType=NON_CONSUMABLE").ids == [Self.id(27)])
         #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(1))?inAppOwnershipType=FAMILY_SHARED").ids.isEmpty)
         // The clock steps 1 s per purchase from 2026-01-01T00:00:00Z: purchase n is at start + n s.
         let start = Timestamp.defaultStart.milliseconds
-        #expect(try Self.page(h, "/inApps/v2/history/\(Self.id(1))?startDate=\(start + 26_000)&endDate=\(start + 27_000)").ids == [Self.id(26)])
+        #expect(
+            try Self.page(h, "/inApps/v2/history/\(Self.id(1))?startDate=\(start + 26_000)&endDate=\(start + 27_000)").ids == [
+                Self.id(26)
+            ])
     }
 
     @Test("the history lists the App Store's records: not failed, restored, or free re-deliveries of owned items")
@@ -78,8 +92,10 @@ struct HistoryAndStatusTests {
     /// Each bad history query and the Apple error it gets.
     static let badQueries: [(query: String, code: Int)] = [
         ("sort=UP", 4000021), ("productType=SUBSCRIPTION", 4000022), ("productId=", 4000023), ("revision=abc", 4000005),
-        ("revision=\(String(HistoryRevision(boundary: 7).token.dropLast()))0", 4000005), ("revision=\(HistoryRevision(boundary: 7).token.uppercased())", 4000005),
-        ("startDate=yesterday", 4000015), ("endDate=-5", 4000016), ("startDate=10&endDate=10", 4000013), ("revoked=maybe", 4000030),
+        ("revision=\(String(HistoryRevision(boundary: 7).token.dropLast()))0", 4000005),
+        ("revision=\(HistoryRevision(boundary: 7).token.uppercased())", 4000005),
+        ("startDate=yesterday", 4000015), ("endDate=-5", 4000016), ("startDate=10&endDate=10", 4000013),
+        ("revoked=maybe", 4000030),
         ("inAppOwnershipType=GIFTED", 4000026), ("subscriptionGroupIdentifier=", 4000024), ("a=%zz", 4000000),
     ]
 
@@ -111,11 +127,15 @@ struct HistoryAndStatusTests {
             {"status":1,"originalTransactionId":"\(monthly.id)","signedTransactionInfo":"signed.\(monthly.id).com.x.vipmonthly","signedRenewalInfo":"renewal.\(monthly.id)"}]}]}
             """
         #expect(APIHarness.text(r) == expected)
-        #expect(APIHarness.text(h.get("/inApps/v1/subscriptions/\(coin.id)?status=2&status=5")) == #"{"environment":"Sandbox","bundleId":"com.x.demo","data":[]}"#)
+        #expect(
+            APIHarness.text(h.get("/inApps/v1/subscriptions/\(coin.id)?status=2&status=5"))
+                == #"{"environment":"Sandbox","bundleId":"com.x.demo","data":[]}"#)
         #expect(h.json(h.get("/inApps/v1/subscriptions/\(coin.id)?status=1"))?["data"]?.arrayValue?.count == 2)
         let bad = h.get("/inApps/v1/subscriptions/\(coin.id)?status=6")
         #expect(bad.status == .badRequest)
-        #expect(APIHarness.text(bad) == #"{"errorCode":4000031,"errorMessage":"Invalid request. The status parameter is invalid. '6'; use 1 to 5"}"#)
+        #expect(
+            APIHarness.text(bad)
+                == #"{"errorCode":4000031,"errorMessage":"Invalid request. The status parameter is invalid. '6'; use 1 to 5"}"#)
         #expect(h.get("/inApps/v1/subscriptions/2000000000000999").status == .notFound)
     }
 
@@ -152,7 +172,10 @@ struct HistoryAndStatusTests {
         ("POST", "receipt-data=abc", 21000, "the body is not a JSON object"),
         ("POST", "[1]", 21000, "the body is not a JSON object"),
         ("POST", #"{"receipt-data":"aGk=","password":5}"#, 21000, "password is not a string"),
-        ("POST", #"{"receipt-data":"aGk=","exclude-old-transactions":"yes"}"#, 21000, "exclude-old-transactions is not true or false"),
+        (
+            "POST", #"{"receipt-data":"aGk=","exclude-old-transactions":"yes"}"#, 21000,
+            "exclude-old-transactions is not true or false"
+        ),
         ("POST", "{}", 21002, "receipt-data is missing"),
         ("POST", #"{"receipt-data":42}"#, 21002, "receipt-data is a number, not a base64 string"),
         ("POST", #"{"receipt-data":"not base64!"}"#, 21002, "receipt-data is not base64 (RFC 4648) or is empty"),
@@ -160,7 +183,9 @@ struct HistoryAndStatusTests {
         ("POST", #"{"receipt-data":""}"#, 21002, "receipt-data is not base64 (RFC 4648) or is empty"),
     ]
 
-    @Test("verifyReceipt: 21000 for what is not a JSON POST, 21002 for bad receipt-data, HTTP 200 as Apple answers", arguments: receiptShapes.indices)
+    @Test(
+        "verifyReceipt: 21000 for what is not a JSON POST, 21002 for bad receipt-data, HTTP 200 as Apple answers",
+        arguments: receiptShapes.indices)
     func receiptShape(index: Int) throws {
         let h = try APIHarness(receiptVerifier: EchoReceiptVerifier())
         let c = Self.receiptShapes[index]
@@ -176,8 +201,11 @@ struct HistoryAndStatusTests {
     func receiptEngine() throws {
         let h = try APIHarness(receiptVerifier: EchoReceiptVerifier())
         let body = #"{"receipt-data":"aGVs\r\nbG8=","password":"s3cret","exclude-old-transactions":true}"#
-        #expect(APIHarness.text(h.get("/verifyReceipt", authorization: nil, method: "POST", body: body)) == #"{"status":0,"bytes":5,"sandbox":false,"exclude":true,"password":"s3cret","bundle":"com.x.demo"}"#)
-        #expect(h.json(h.get("/sandbox/verifyReceipt", authorization: nil, method: "POST", body: body))?["sandbox"] == .bool(true))
+        #expect(
+            APIHarness.text(h.get("/verifyReceipt", authorization: nil, method: "POST", body: body))
+                == #"{"status":0,"bytes":5,"sandbox":false,"exclude":true,"password":"s3cret","bundle":"com.x.demo"}"#)
+        #expect(
+            h.json(h.get("/sandbox/verifyReceipt", authorization: nil, method: "POST", body: body))?["sandbox"] == .bool(true))
         let none = try APIHarness()
         let r = none.get("/verifyReceipt", authorization: nil, method: "POST", body: body)
         #expect(r.status == .notImplemented)

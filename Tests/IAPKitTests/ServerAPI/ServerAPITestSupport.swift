@@ -20,7 +20,9 @@ struct FakeSigner: TransactionSigner {
 /// A receipt engine for tests: echoes what it was asked.
 struct EchoReceiptVerifier: ReceiptVerifying {
     func verifyReceipt(_ request: VerifyReceiptRequest, session: StoreSession) throws -> [UInt8] {
-        Array("{\"status\":0,\"bytes\":\(request.receipt.count),\"sandbox\":\(request.sandbox),\"exclude\":\(request.excludeOldTransactions),\"password\":\"\(request.password ?? "")\",\"bundle\":\"\(session.state.bundleID)\"}".utf8)
+        Array(
+            "{\"status\":0,\"bytes\":\(request.receipt.count),\"sandbox\":\(request.sandbox),\"exclude\":\(request.excludeOldTransactions),\"password\":\"\(request.password ?? "")\",\"bundle\":\"\(session.state.bundleID)\"}"
+                .utf8)
     }
 }
 
@@ -49,7 +51,9 @@ enum TestToken {
         payload: String? = nil, bid: String = "com.x.demo", iat: Int64 = now - 10, exp: Int64 = now + 600,
         signature: [UInt8] = [UInt8](repeating: 0, count: 64)
     ) -> String {
-        let body = payload ?? #"{"iss":"57246542-96fe-1a63-e053-0824d011072a","iat":\#(iat),"exp":\#(exp),"aud":"appstoreconnect-v1","bid":"\#(bid)"}"#
+        let body =
+            payload
+            ?? #"{"iss":"57246542-96fe-1a63-e053-0824d011072a","iat":\#(iat),"exp":\#(exp),"aud":"appstoreconnect-v1","bid":"\#(bid)"}"#
         return base64url(header) + "." + base64url(body) + "." + base64url(signature)
     }
 
@@ -78,7 +82,9 @@ final class APIHarness {
         try apply(Array(repeating: .buy(ProductID(product), user: nil, quantity: 1), count: times)).transactions
     }
 
-    func get(_ target: String, authorization: String? = TestToken.bearer(), method: String = "GET", body: String = "") -> HTTPResponse {
+    func get(_ target: String, authorization: String? = TestToken.bearer(), method: String = "GET", body: String = "")
+        -> HTTPResponse
+    {
         var headers = HTTPHeaders([("Host", "127.0.0.1")])
         if let authorization { headers.add("Authorization", authorization) }
         return api.router().respond(to: HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
