@@ -77,7 +77,12 @@ final class HTTPServer: @unchecked Sendable {
             if ready.contains(stopSignal.readFD) { break }
             guard ready.contains(listenFD) else { continue }
             let fd = accept(listenFD, nil, nil)
-            guard fd >= 0 else { continue }  // the client gave up before we accepted, or EMFILE
+            guard fd >= 0 else {
+                // Out of descriptors: the pending connection stays readable, so pause (or stop)
+                // instead of spinning until a connection closes. Otherwise the client gave up.
+                if errno == EMFILE || errno == ENFILE, stopSignal.wait(seconds: 0.05) { break }
+                continue
+            }
             Socket.setCloseOnExec(fd)
             Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             Socket.setTimeout(fd, SO_SNDTIMEO, seconds: max(configuration.readTimeout, 1))

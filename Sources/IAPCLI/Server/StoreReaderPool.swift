@@ -8,6 +8,9 @@ final class StoreReaderPool: StoreReading, @unchecked Sendable {
     private let lockTimeout: Double
     private let lock = NSLock()
     private var idle: [StoreSnapshotReader] = []
+    /// Readers kept between requests; each holds a loaded store and its open files, so a burst
+    /// of many connections does not leave hundreds of descriptors behind.
+    static let keptReaders = 32
 
     init(path: String, lockTimeout: Double) {
         self.path = path
@@ -20,7 +23,7 @@ final class StoreReaderPool: StoreReading, @unchecked Sendable {
         lock.unlock()
         defer {
             lock.lock()
-            idle.append(reader)
+            if idle.count < Self.keptReaders { idle.append(reader) }
             lock.unlock()
         }
         return try reader.read(body)

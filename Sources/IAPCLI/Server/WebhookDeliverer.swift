@@ -39,6 +39,8 @@ final class WebhookDeliverer {
     let log: (String) -> Void
     /// The sequence number of the last notification handled (delivered or given up on).
     private(set) var cursor: UInt64
+    /// The journal length at the last look (nil before the first).
+    private var seenJournalLength: UInt64?
 
     init(
         source: any NotificationSource, reader: any StoreReading, transport: any WebhookTransport, policy: RetryPolicy,
@@ -61,7 +63,17 @@ final class WebhookDeliverer {
         let pending: [(seq: UInt64, body: [UInt8])]
         do {
             let since = cursor
-            pending = try reader.read { session in try source.notifications(since: since, in: session) }
+            let seen = seenJournalLength
+            // Every notification stems from an event, and every event is a journal record: a
+            // journal that has not grown since the last look holds nothing new, and asking the
+            // source (which scans the journal) can wait.
+            let found = try reader.read { session -> (UInt64, [(seq: UInt64, body: [UInt8])])? in
+                guard session.journalLength != seen else { return nil }
+                return (session.journalLength, try source.notifications(since: since, in: session))
+            }
+            guard let found else { return true }
+            seenJournalLength = found.0
+            pending = found.1
         } catch {
             log("webhook: cannot read the store (\(error)); will try again")
             return true
@@ -93,7 +105,7 @@ final class WebhookDeliverer {
     /// Delivers after every commit until `stop`.
     func run(until stop: StopSignal, watching storePath: String, interval: Double = 1) {
         let watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        if watch >= 0 { _ = inotify_add_watch(watch, storePath, UInt32(IN_MOVED_TO | IN_CLOSE_WRITE)) }
+        if watch >= 0 { _ = inotify_add_watch(watch, storePath, UInt32(IN_MOVED_TO)) }
         defer { if watch >= 0 { close(watch) } }
         var drain = [UInt8](repeating: 0, count: 4096)
         while true {
