@@ -32,6 +32,7 @@ enum CommandTable {
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
         RunCommand.definition,
+        DoctorCommand.definition, ServeCommand.definition,
     ]
 
     /// The root spec the binder walks.
