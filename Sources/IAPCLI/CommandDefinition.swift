@@ -31,8 +31,7 @@ enum CommandTable {
         LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
-        RunCommand.definition,
-        DoctorCommand.definition, ServeCommand.definition,
+        RunCommand.definition, ServeCommand.definition,
     ]
 
     /// The root spec the binder walks.
