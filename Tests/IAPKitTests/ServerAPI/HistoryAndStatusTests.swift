@@ -114,7 +114,9 @@ struct HistoryAndStatusTests {
         let h = try APIHarness()
         let coin = try h.buy("com.x.coin42")[0]
         let vip2 = try h.buy("com.x.vip2")[0]
-        let monthly = try h.buy("com.x.vipmonthly")[0]
+        // In the same group as vip2 and of another duration: a crossgrade at the next renewal,
+        // not a second subscription (one subscription per group).
+        _ = try h.buy("com.x.vipmonthly")
         let weekly = try h.buy("com.x.weekly")[0]
         let r = h.get("/inApps/v1/subscriptions/\(coin.id)")
         #expect(r.status == .ok)
@@ -123,8 +125,7 @@ struct HistoryAndStatusTests {
             {"subscriptionGroupIdentifier":"tips","lastTransactions":[\
             {"status":1,"originalTransactionId":"\(weekly.id)","signedTransactionInfo":"signed.\(weekly.id).com.x.weekly","signedRenewalInfo":"renewal.\(weekly.id)"}]},\
             {"subscriptionGroupIdentifier":"vip","lastTransactions":[\
-            {"status":1,"originalTransactionId":"\(vip2.id)","signedTransactionInfo":"signed.\(vip2.id).com.x.vip2","signedRenewalInfo":"renewal.\(vip2.id)"},\
-            {"status":1,"originalTransactionId":"\(monthly.id)","signedTransactionInfo":"signed.\(monthly.id).com.x.vipmonthly","signedRenewalInfo":"renewal.\(monthly.id)"}]}]}
+            {"status":1,"originalTransactionId":"\(vip2.id)","signedTransactionInfo":"signed.\(vip2.id).com.x.vip2","signedRenewalInfo":"renewal.\(vip2.id)"}]}]}
             """
         #expect(APIHarness.text(r) == expected)
         #expect(
