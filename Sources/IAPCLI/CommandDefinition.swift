@@ -33,7 +33,7 @@ enum CommandTable {
         LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
-        RunCommand.definition,
+        RunCommand.definition, ServeCommand.definition,
     ]
 
     /// The root spec the binder walks.

@@ -27,6 +27,7 @@ if arguments.contains("--machine-only") {
 figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
 figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
 figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 
 BenchmarkReport.print(figures)
 try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

@@ -116,7 +116,7 @@ public final class Store {
         if !exists { try initialize(options) }
     }
 
-    private func load(writable: Bool, options: StoreCreation) throws(StoreError) -> StoreSession {
+    func load(writable: Bool, options: StoreCreation) throws(StoreError) -> StoreSession {
         guard let stateHandle = try PosixFile.openForReading(statePath) else {
             throw .damaged(path: statePath, problem: "missing")
         }

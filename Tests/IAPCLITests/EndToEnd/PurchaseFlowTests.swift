@@ -1,3 +1,4 @@
+@testable import IAPCLI
 import Foundation
 import IAPKit
 import Testing
@@ -194,5 +195,13 @@ struct PurchaseFlowTests {
         let rescued = h.run(["--store", h.path("rescued"), "dump", "--json"], useStore: false)
         #expect(rescued.json?.arrayValue?.first?["finished"] == .bool(true))
         #expect(h.bytes("store/state") == state, "doctor must not touch the damaged store")
+    }
+}
+
+@Suite("The command table")
+struct CommandTableTests {
+    @Test("the real command table has no declaration problems")
+    func sound() {
+        #expect(CommandTable.root.problems == [])
     }
 }

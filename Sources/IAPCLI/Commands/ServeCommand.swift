@@ -1,0 +1,170 @@
+import Foundation
+import IAPKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `iapctl serve`: an HTTP/1.1 server on the store for backends under test: the App Store Server
+/// API, the legacy `verifyReceipt`, a health check, and a webhook for notifications.
+enum ServeCommand {
+    static let definition = CommandDefinition(
+        CommandSpec(
+            name: "serve",
+            summary: "Serve the store over HTTP: App Store Server API, verifyReceipt, webhook",
+            discussion: """
+                Prints 'listening on http://HOST:PORT' as its first line, then answers until SIGINT or \
+                SIGTERM, when it stops accepting, finishes the requests in flight and exits 0. Every \
+                request reads the store under its lock, so CLI commands may run alongside. The App Store \
+                Server API routes need 'Authorization: Bearer <JWT>'. See docs/serve.md.
+                """,
+            options: [
+                .value("host", "address", help: "The address to listen on (default: 127.0.0.1)"),
+                .value("port", "n", help: "The port; 0 picks a free one (default: 8080)"),
+                .flag("allow-remote", help: "Allow a --host that is not loopback (other machines can then read the store)"),
+                .value("read-timeout", "seconds", help: "A request must arrive whole within this, else 408 (default: 5)"),
+                .value("idle-timeout", "seconds", help: "Close keep-alive connections idle this long (default: 30)"),
+                .value("max-body", "bytes", help: "Largest request body accepted, else 413 (default: 1048576)"),
+                .value("app-apple-id", "n", help: "The appAppleId to put in responses (default: none, as in sandbox)"),
+                .value("webhook", "url", help: "POST each new notification to this loopback http:// URL"),
+                .value("webhook-attempts", "n", help: "Tries per notification before giving up, 1 to 20 (default: 5)"),
+                .value("webhook-backoff", "seconds", help: "Pause before the first retry, doubling after (default: 1)"),
+            ],
+            examples: [
+                "iapctl serve --port 8080",
+                "iapctl serve --port 0 --webhook http://127.0.0.1:9000/apple/notifications",
+            ]
+        ), run: run)
+
+    static let defaultPort = 8080
+
+    static func run(_ c: CommandContext) throws -> ExitCode {
+        let i = c.invocation
+        let hostText = i.value("host") ?? "127.0.0.1"
+        let port = try i.int("port", in: 0...65535) ?? defaultPort
+        guard let address = SocketAddress(host: hostText, port: UInt16(port)) else {
+            throw i.usageError(
+                "--host '\(hostText)' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved)")
+        }
+        if !address.isLoopback && !i.flag("allow-remote") {
+            throw i.usageError(
+                "--host \(hostText) is not a loopback address, so other machines could read this store's purchases; pass --allow-remote to mean it, or use 127.0.0.1"
+            )
+        }
+        var configuration = HTTPServer.Configuration(address: address)
+        configuration.readTimeout = try i.double("read-timeout", in: 0.01...3600) ?? 5
+        configuration.idleTimeout = try i.double("idle-timeout", in: 0.01...86_400) ?? 30
+        configuration.limits.bodyBytes = try i.int("max-body", in: 0...(256 << 20)) ?? configuration.limits.bodyBytes
+        let appAppleID = try i.int("app-apple-id", in: 1...Int.max).map { Int64($0) }
+        var webhook: WebhookURL?
+        if let text = i.value("webhook") {
+            do {
+                webhook = try WebhookURL(parsing: text)
+            } catch {
+                throw i.usageError(error.description)
+            }
+        }
+        let policy = RetryPolicy(
+            attempts: try i.int("webhook-attempts", in: 1...20) ?? 5, backoff: try i.double("webhook-backoff", in: 0...3600) ?? 1)
+        if webhook == nil && (i.isGiven("webhook-attempts") || i.isGiven("webhook-backoff")) {
+            throw i.usageError("--webhook-attempts and --webhook-backoff need --webhook URL")
+        }
+
+        // Create the store on first use and make sure it loads before announcing anything.
+        let lastEvent = try c.read { s throws(StoreError) in s.state.nextEventSeq - 1 }
+        let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
+        let router = api(reader: reader, appAppleID: appAppleID).router()
+        let stop = StopSignal()
+        let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in router.respond(to: request) }
+        do {
+            try server.bind()
+        } catch let failure as Socket.Failure {
+            if failure.code == EADDRINUSE {
+                throw i.usageError(
+                    "port \(port) on \(address.hostText) is in use; pick another with --port, or --port 0 for a free one")
+            }
+            if failure.code == EACCES {
+                throw i.usageError("no permission to listen on port \(port); use a port above 1023, or --port 0 for a free one")
+            }
+            throw i.usageError("cannot listen on \(address): \(failure)")
+        }
+        stop.catchTerminationSignals()
+        defer { stop.restoreSignals() }
+
+        if c.json {
+            c.printJSON { w in
+                w.beginObject()
+                w.key("listening")
+                w.string(server.url)
+                w.key("host")
+                w.string(server.boundAddress.hostText)
+                w.key("port")
+                w.int(Int(server.boundAddress.port))
+                w.endObject()
+            }
+        } else {
+            c.stdout.line("listening on \(server.url)")
+        }
+        c.stdout.flush()
+
+        let log = ServerLog(console: c.stderr)
+        let webhookDone = NSCondition()
+        nonisolated(unsafe) var webhookRunning = false
+        if let webhook {
+            let deliverer = WebhookDeliverer(
+                source: notificationSource(), reader: reader, transport: HTTPWebhookClient(url: webhook), policy: policy,
+                since: lastEvent,
+                wait: { seconds in stop.wait(seconds: seconds) }, log: log.line)
+            webhookRunning = true
+            let storePath = c.storePath
+            nonisolated(unsafe) let unsafeDeliverer = deliverer
+            Thread {
+                unsafeDeliverer.run(until: stop, watching: storePath)
+                webhookDone.lock()
+                webhookRunning = false
+                webhookDone.broadcast()
+                webhookDone.unlock()
+            }.start()
+        }
+
+        server.serve()
+
+        webhookDone.lock()
+        while webhookRunning { webhookDone.wait() }
+        webhookDone.unlock()
+        return .success
+    }
+
+    /// The endpoints with the engines this build has.
+    ///
+    /// This is the one place the engines are chosen: the JWS signer (`TransactionSigner`), the
+    /// `verifyReceipt` engine (`ReceiptVerifying`), the subscription status (here the one every
+    /// transaction can tell), and the bearer-token check (well-formedness, plus the ES256
+    /// signature once `--api-key` supplies a `JWTSignatureVerifier`). Until a signer and a
+    /// receipt engine are installed, their routes validate requests and then answer 501.
+    static func api(reader: any StoreReading, appAppleID: Int64?) -> AppStoreServerAPI {
+        AppStoreServerAPI(
+            reader: reader, tokenVerifier: AppStoreConnectTokenVerifier(), signer: nil, receiptVerifier: nil,
+            subscriptionStatus: StoreSubscriptionStatus(), appAppleID: appAppleID, now: { Int64(time(nil)) })
+    }
+
+    /// What the webhook posts: the store's events until signed notifications are installed.
+    static func notificationSource() -> any NotificationSource {
+        StoreEventNotificationSource()
+    }
+}
+
+/// Lines to stderr from any thread, one at a time.
+final class ServerLog: @unchecked Sendable {
+    private let console: Console
+    private let lock = NSLock()
+
+    init(console: Console) { self.console = console }
+
+    func line(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        console.line("iapctl serve: \(text)")
+        console.flush()
+    }
+}

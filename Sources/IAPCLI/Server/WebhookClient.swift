@@ -1,0 +1,72 @@
+import IAPKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The outcome of one webhook POST.
+enum WebhookAttempt: Equatable {
+    /// The receiver answered 2xx.
+    case delivered(status: Int)
+    /// It answered otherwise, or could not be reached; the reason names which.
+    case failed(String)
+}
+
+/// Sends one notification body somewhere; the HTTP client in production, a recorder in tests.
+protocol WebhookTransport: Sendable {
+    func post(_ body: [UInt8]) -> WebhookAttempt
+}
+
+/// A minimal HTTP/1.1 client over a blocking socket: one `POST` per connection
+/// (`Connection: close`), JSON body, success on any 2xx, as App Store Server Notifications
+/// count a delivery.
+struct HTTPWebhookClient: WebhookTransport {
+    let url: WebhookURL
+    /// Bounds connecting, sending and waiting for the answer.
+    var timeout: Double = 5
+
+    func post(_ body: [UInt8]) -> WebhookAttempt {
+        let fd: Int32
+        do {
+            fd = try Socket.connect(to: url.address, timeout: timeout)
+        } catch {
+            return .failed("\(error)")
+        }
+        defer { close(fd) }
+        var request = Array(
+            """
+            POST \(url.path) HTTP/1.1\r
+            Host: \(url.host):\(url.address.port)\r
+            User-Agent: iapctl/\(iapctlVersion)\r
+            Content-Type: application/json\r
+            Content-Length: \(body.count)\r
+            Connection: close\r
+            \r
+
+            """.utf8)
+        request += body
+        guard Socket.sendAll(fd, request) else { return .failed("sending to \(url): \(String(cString: strerror(errno)))") }
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        // Read the answer to its end (the receiver closes), keeping only what the status needs.
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            if response.count < 1024 { response += chunk[0..<n] }
+        }
+        return Self.outcome(of: response, url: url)
+    }
+
+    /// Reads `HTTP/1.x NNN ...` from the start of a response.
+    static func outcome(of response: [UInt8], url: WebhookURL) -> WebhookAttempt {
+        let line = response.prefix { $0 != 0x0D && $0 != 0x0A }
+        let parts = line.split(separator: 0x20, maxSplits: 2)
+        guard parts.count >= 2, parts[0].starts(with: Array("HTTP/1.".utf8)), parts[1].count == 3,
+            let status = Int(String(decoding: parts[1], as: UTF8.self))
+        else {
+            return .failed(response.isEmpty ? "\(url) closed the connection without answering" : "\(url) did not answer HTTP")
+        }
+        return (200..<300).contains(status) ? .delivered(status: status) : .failed("\(url) answered HTTP \(status)")
+    }
+}

@@ -1,0 +1,30 @@
+/// A response status code with its reason phrase (RFC 9110 section 15).
+public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
+    public let code: Int
+    public let reason: String
+
+    public init(_ code: Int, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code) \(reason)" }
+
+    public static let `continue` = HTTPStatus(100, "Continue")
+    public static let ok = HTTPStatus(200, "OK")
+    public static let badRequest = HTTPStatus(400, "Bad Request")
+    public static let unauthorized = HTTPStatus(401, "Unauthorized")
+    public static let notFound = HTTPStatus(404, "Not Found")
+    public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
+    public static let requestTimeout = HTTPStatus(408, "Request Timeout")
+    /// RFC 9110 renamed "Payload Too Large" to "Content Too Large".
+    public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
+    public static let uriTooLong = HTTPStatus(414, "URI Too Long")
+    public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
+    public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
+    public static let headerFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
+    public static let internalServerError = HTTPStatus(500, "Internal Server Error")
+    public static let notImplemented = HTTPStatus(501, "Not Implemented")
+    public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
+    public static let versionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
+}

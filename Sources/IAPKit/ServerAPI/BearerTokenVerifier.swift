@@ -1,0 +1,136 @@
+/// Checks the `Authorization: Bearer <JWT>` of an App Store Server API request.
+///
+/// Apple's API takes a JWT the caller signs with its App Store Connect in-app purchase key
+/// ("Generating JSON Web Tokens for API requests"): header `alg` ES256, `kid` the key id, `typ`
+/// JWT; payload `iss` the issuer id, `iat` and `exp` in seconds (at most 60 minutes apart),
+/// `aud` "appstoreconnect-v1", `bid` the app's bundle id. A request without a valid token gets
+/// 401. IAPKit never reads the wall clock, so the caller passes `now`.
+public protocol BearerTokenVerifier: Sendable {
+    /// The claims of the token in `authorization` (the whole header value, nil when absent),
+    /// or why it is refused.
+    func verify(authorization: String?, now: Int64) -> Result<BearerTokenClaims, BearerTokenError>
+}
+
+/// Verifies a JWT's signature: ES256 (raw 64-byte R||S, RFC 7518 section 3.4) over the ASCII
+/// `header.payload`, with the public key of the App Store Connect key the server was given.
+/// The P-256 implementation lives with the rest of the crypto; the server only needs this hook.
+public protocol JWTSignatureVerifier: Sendable {
+    func isValid(signature: [UInt8], signingInput: [UInt8], keyID: String) -> Bool
+}
+
+/// What a well-formed App Store Server API token says.
+public struct BearerTokenClaims: Sendable, Equatable {
+    public let keyID: String
+    public let issuer: String
+    public let issuedAt: Int64
+    public let expiresAt: Int64
+    public let bundleID: String
+
+    public init(keyID: String, issuer: String, issuedAt: Int64, expiresAt: Int64, bundleID: String) {
+        self.keyID = keyID
+        self.issuer = issuer
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.bundleID = bundleID
+    }
+}
+
+/// Why a bearer token was refused, for the 401 body.
+public struct BearerTokenError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// The token check of `iapctl serve`: the token must be a well-formed App Store Server API JWT,
+/// and, when a signature verifier is installed (`--api-key`), signed by that key.
+public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
+    /// Apple refuses tokens whose `exp` is more than 60 minutes after `iat`.
+    public static let maximumLifetime: Int64 = 3600
+    /// Clock skew tolerated on `iat` (a token issued a little in the future).
+    public static let leeway: Int64 = 60
+    public static let audience = "appstoreconnect-v1"
+
+    public let signatureVerifier: (any JWTSignatureVerifier)?
+
+    public init(signatureVerifier: (any JWTSignatureVerifier)? = nil) {
+        self.signatureVerifier = signatureVerifier
+    }
+
+    public func verify(authorization: String?, now: Int64) -> Result<BearerTokenClaims, BearerTokenError> {
+        func refuse(_ why: String) -> Result<BearerTokenClaims, BearerTokenError> { .failure(BearerTokenError(why)) }
+        guard let authorization else {
+            return refuse(
+                "missing Authorization header; send 'Authorization: Bearer <JWT>' signed with your App Store Connect key")
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return refuse("Authorization is not 'Bearer <JWT>'")
+        }
+        let token = parts[1].drop { $0 == " " }
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, segments.allSatisfy({ !$0.isEmpty }) else {
+            return refuse("the bearer token is not a JWT: expected three base64url parts separated by '.'")
+        }
+        guard let headerBytes = ServerBase64.decodeURL(segments[0]), let payloadBytes = ServerBase64.decodeURL(segments[1]),
+            let signature = ServerBase64.decodeURL(segments[2])
+        else {
+            return refuse("a part of the bearer token is not base64url (RFC 7515: A-Z a-z 0-9 - _, no padding)")
+        }
+        guard let header = try? JSONParser.parse(headerBytes), header.objectValue != nil else {
+            return refuse("the JWT header is not a JSON object")
+        }
+        guard let payload = try? JSONParser.parse(payloadBytes), payload.objectValue != nil else {
+            return refuse("the JWT payload is not a JSON object")
+        }
+        guard header["alg"]?.stringValue == "ES256" else {
+            return refuse("the JWT header's alg is \(Self.shown(header["alg"])); App Store Server API tokens use ES256")
+        }
+        guard header["typ"]?.stringValue == "JWT" else {
+            return refuse("the JWT header's typ is \(Self.shown(header["typ"])); it must be JWT")
+        }
+        guard let keyID = header["kid"]?.stringValue, !keyID.isEmpty else {
+            return refuse("the JWT header has no kid; set it to your App Store Connect key id")
+        }
+        guard let issuer = payload["iss"]?.stringValue, !issuer.isEmpty else {
+            return refuse("the JWT payload has no iss; set it to your App Store Connect issuer id")
+        }
+        guard let issuedAt = payload["iat"]?.int64Value else {
+            return refuse("the JWT payload's iat is \(Self.shown(payload["iat"])); give the issue time in seconds since 1970")
+        }
+        guard let expiresAt = payload["exp"]?.int64Value else {
+            return refuse("the JWT payload's exp is \(Self.shown(payload["exp"])); give the expiry in seconds since 1970")
+        }
+        guard payload["aud"]?.stringValue == Self.audience else {
+            return refuse("the JWT payload's aud is \(Self.shown(payload["aud"])); it must be \(Self.audience)")
+        }
+        guard let bundleID = payload["bid"]?.stringValue, !bundleID.isEmpty else {
+            return refuse("the JWT payload has no bid; set it to the app's bundle id")
+        }
+        guard signature.count == 64 else {
+            return refuse("the JWT signature has \(signature.count) bytes; ES256 signatures are 64 (R||S)")
+        }
+        guard expiresAt > issuedAt, expiresAt - issuedAt <= Self.maximumLifetime else {
+            return refuse("the JWT's exp must be after iat and at most 60 minutes after it (iat \(issuedAt), exp \(expiresAt))")
+        }
+        guard expiresAt > now else { return refuse("the JWT expired at \(expiresAt) (now \(now)); sign a new one") }
+        guard issuedAt <= now + Self.leeway else {
+            return refuse("the JWT's iat \(issuedAt) is in the future (now \(now)); check the clock of the signer")
+        }
+        if let signatureVerifier {
+            let signingInput = Array(token.utf8.prefix(segments[0].utf8.count + 1 + segments[1].utf8.count))
+            guard signatureVerifier.isValid(signature: signature, signingInput: signingInput, keyID: keyID) else {
+                return refuse("the JWT signature does not verify with the API key given to 'iapctl serve --api-key'")
+            }
+        }
+        return .success(
+            BearerTokenClaims(keyID: keyID, issuer: issuer, issuedAt: issuedAt, expiresAt: expiresAt, bundleID: bundleID))
+    }
+
+    private static func shown(_ value: JSONValue?) -> String {
+        guard let value else { return "missing" }
+        return "'\(HTTPRequestParser.printable(value.serialized()))'"
+    }
+}
