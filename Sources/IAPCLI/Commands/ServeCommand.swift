@@ -141,10 +141,11 @@ enum ServeCommand {
     /// `verifyReceipt` engine (`ReceiptVerifying`), the subscription status (here the one every
     /// transaction can tell), and the bearer-token check (well-formedness, plus the ES256
     /// signature once `--api-key` supplies a `JWTSignatureVerifier`). Until a signer and a
-    /// receipt engine are installed, their routes validate requests and then answer 501.
+    /// receipt engine are installed, their routes validate requests and then answer 501 (the receipt
+    /// engine is `ReceiptVerificationEngine`).
     static func api(reader: any StoreReading, appAppleID: Int64?) -> AppStoreServerAPI {
         AppStoreServerAPI(
-            reader: reader, tokenVerifier: AppStoreConnectTokenVerifier(), signer: nil, receiptVerifier: nil,
+            reader: reader, tokenVerifier: AppStoreConnectTokenVerifier(), signer: nil, receiptVerifier: ReceiptVerificationEngine(),
             subscriptionStatus: StoreSubscriptionStatus(), appAppleID: appAppleID, now: { Int64(time(nil)) })
     }
 

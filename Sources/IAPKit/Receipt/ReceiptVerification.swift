@@ -35,20 +35,34 @@ public enum ReceiptVerification {
     public static func response(requestBody: [UInt8], endpoint: VerifyReceiptEndpoint, session: StoreSession) throws(StoreError)
         -> (status: Int, body: [UInt8])
     {
-        var decoded: DecodedReceipt?
-        var exclude = false
-        let natural: Int
-        if let json = try? JSONParser.parse(requestBody), json.objectValue != nil {
-            exclude = json["exclude-old-transactions"]?.boolValue ?? false
-            if let data = json["receipt-data"]?.stringValue, let d = try? DecodedReceipt.decode(Array(data.utf8)) {
-                decoded = d
-                natural = try status(of: d, password: json["password"]?.stringValue, endpoint: endpoint, session: session)
-            } else {
-                natural = 21002
-            }
-        } else {
-            natural = 21000
+        guard let json = try? JSONParser.parse(requestBody), json.objectValue != nil else {
+            return try answer(nil, natural: 21000, exclude: false, endpoint: endpoint, session: session)
         }
+        let exclude = json["exclude-old-transactions"]?.boolValue ?? false
+        guard let data = json["receipt-data"]?.stringValue, let d = try? DecodedReceipt.decode(Array(data.utf8)) else {
+            return try answer(nil, natural: 21002, exclude: exclude, endpoint: endpoint, session: session)
+        }
+        let natural = try status(of: d, password: json["password"]?.stringValue, endpoint: endpoint, session: session)
+        return try answer(d, natural: natural, exclude: exclude, endpoint: endpoint, session: session)
+    }
+
+    /// The answer to a request `iapctl serve` already parsed (`VerifyReceiptRequest`).
+    public static func response(_ request: VerifyReceiptRequest, session: StoreSession) throws(StoreError) -> (
+        status: Int, body: [UInt8]
+    ) {
+        let endpoint: VerifyReceiptEndpoint = request.sandbox ? .sandbox : .production
+        guard let d = try? DecodedReceipt.decode(request.receipt) else {
+            return try answer(nil, natural: 21002, exclude: request.excludeOldTransactions, endpoint: endpoint, session: session)
+        }
+        let natural = try status(of: d, password: request.password, endpoint: endpoint, session: session)
+        return try answer(d, natural: natural, exclude: request.excludeOldTransactions, endpoint: endpoint, session: session)
+    }
+
+    /// Records the verification (when the session can write), lets a fault override the
+    /// natural status, and renders the response.
+    static func answer(
+        _ decoded: DecodedReceipt?, natural: Int, exclude: Bool, endpoint: VerifyReceiptEndpoint, session: StoreSession
+    ) throws(StoreError) -> (status: Int, body: [UInt8]) {
         var record = ReceiptVerificationRecord(
             method: .verifyReceipt(endpoint), status: natural, error: natural == 0 ? nil : VerifyReceiptStatus.error(natural))
         if session.writable {
@@ -226,5 +240,16 @@ public enum ReceiptVerification {
         w.string(VerifyReceiptDate.milliseconds(t))
         w.key(name + "_pst")
         w.string(VerifyReceiptDate.pacific(t))
+    }
+}
+
+/// The verifyReceipt engine `iapctl serve` installs for `POST /verifyReceipt` and
+/// `POST /sandbox/verifyReceipt`. Serve answers from a reading session, so its requests are
+/// not recorded as events and do not fire `verification` faults (`verify-receipt` does both).
+public struct ReceiptVerificationEngine: ReceiptVerifying {
+    public init() {}
+
+    public func verifyReceipt(_ request: VerifyReceiptRequest, session: StoreSession) throws -> [UInt8] {
+        try ReceiptVerification.response(request, session: session).body
     }
 }

@@ -99,6 +99,14 @@ struct VerificationFlowTests {
         #expect(answers[2] == "{\"status\":21007}\n")
         #expect(answers[3].hasPrefix("{\"receipt\":{\"receipt_type\":\"ProductionSandbox\""))
         #expect(answers[3].hasSuffix(",\"status\":0}\n"))
+        // The engine serve installs answers the same from a reading session, recording nothing.
+        let events = h.eventNames().count
+        let request = VerifyReceiptRequest(
+            receipt: Base64.decode(receipt)!, password: nil, excludeOldTransactions: false, sandbox: false)
+        let served = try store.read { s throws(StoreError) in try? ReceiptVerificationEngine().verifyReceipt(request, session: s)
+        }
+        #expect(served.map { String(decoding: $0, as: UTF8.self) } == "{\"status\":21007}\n")
+        #expect(h.eventNames().count == events)
     }
 
     @Test("finish --verify: verified and finished; error 200 keeps it for the next launch; another failure finishes it unpaid")
