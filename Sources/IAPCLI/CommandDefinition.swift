@@ -20,6 +20,7 @@ enum CommandTable {
         (ReceiptCommand.group, ReceiptCommand.children),
         (ClockCommand.group, ClockCommand.children),
         (CatalogCommand.group, CatalogCommand.children),
+        (JWSCommand.group, JWSCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -34,6 +35,7 @@ enum CommandTable {
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
         RunCommand.definition, ServeCommand.definition,
+        NotificationsCommand.definition,
     ]
 
     /// The root spec the binder walks.

@@ -26,6 +26,9 @@ enum ServeCommand {
                 .value("idle-timeout", "seconds", help: "Close keep-alive connections idle this long (default: 30)"),
                 .value("max-body", "bytes", help: "Largest request body accepted, else 413 (default: 1048576)"),
                 .value("app-apple-id", "n", help: "The appAppleId to put in responses (default: none, as in sandbox)"),
+                .value(
+                    "api-key", "file",
+                    help: "Verify bearer tokens' ES256 signature with this App Store Connect key (.p8) or its public key PEM"),
                 .value("webhook", "url", help: "POST each new notification to this loopback http:// URL"),
                 .value("webhook-attempts", "n", help: "Tries per notification before giving up, 1 to 20 (default: 5)"),
                 .value("webhook-backoff", "seconds", help: "Pause before the first retry, doubling after (default: 1)"),
@@ -70,10 +73,18 @@ enum ServeCommand {
             throw i.usageError("--webhook-attempts and --webhook-backoff need --webhook URL")
         }
 
-        // Create the store on first use and make sure it loads before announcing anything.
-        let lastEvent = try c.read { s throws(StoreError) in s.state.nextEventSeq - 1 }
+        var keyVerifier: APIKeySignatureVerifier?
+        if let path = i.value("api-key") {
+            guard !path.isEmpty else { throw i.usageError("empty --api-key; give the App Store Connect key file (.p8) or its public key PEM") }
+            keyVerifier = try APIKeySignatureVerifier(
+                pem: String(decoding: try ReceiptFile.read(path), as: UTF8.self), name: "--api-key \(path)")
+        }
+
+        // Create the store on first use and make sure it loads (and its signing chain) before
+        // announcing anything.
+        let (lastEvent, signer) = try c.read { s throws(StoreError) in (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s)) }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
-        let router = api(reader: reader, appAppleID: appAppleID).router()
+        let router = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier).router()
         let stop = StopSignal()
         let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in router.respond(to: request) }
         do {
@@ -112,7 +123,7 @@ enum ServeCommand {
         nonisolated(unsafe) var webhookRunning = false
         if let webhook {
             let deliverer = WebhookDeliverer(
-                source: notificationSource(), reader: reader, transport: HTTPWebhookClient(url: webhook), policy: policy,
+                source: notificationSource(signer: signer, appAppleID: appAppleID), reader: reader, transport: HTTPWebhookClient(url: webhook), policy: policy,
                 since: lastEvent,
                 wait: { seconds in stop.wait(seconds: seconds) }, log: log.line)
             webhookRunning = true
@@ -137,21 +148,24 @@ enum ServeCommand {
 
     /// The endpoints with the engines this build has.
     ///
-    /// This is the one place the engines are chosen: the JWS signer (`TransactionSigner`), the
-    /// `verifyReceipt` engine (`ReceiptVerifying`), the subscription status (here the one every
-    /// transaction can tell), and the bearer-token check (well-formedness, plus the ES256
-    /// signature once `--api-key` supplies a `JWTSignatureVerifier`). Until a signer and a
-    /// receipt engine are installed, their routes validate requests and then answer 501 (the receipt
-    /// engine is `ReceiptVerificationEngine`).
-    static func api(reader: any StoreReading, appAppleID: Int64?) -> AppStoreServerAPI {
+    /// This is the one place the engines are chosen: the JWS signer (`StoreTransactionSigner`,
+    /// the store's signing chain), the `verifyReceipt` engine (`ReceiptVerificationEngine`), the
+    /// subscription status (`SubscriptionEngineStatus`, the subscription engine's own record), and
+    /// the bearer-token check (well-formedness, plus the ES256 signature when `--api-key` gave a
+    /// key).
+    static func api(
+        reader: any StoreReading, appAppleID: Int64?, signer: StoreTransactionSigner, keyVerifier: APIKeySignatureVerifier?
+    ) -> AppStoreServerAPI {
         AppStoreServerAPI(
-            reader: reader, tokenVerifier: AppStoreConnectTokenVerifier(), signer: nil, receiptVerifier: ReceiptVerificationEngine(),
-            subscriptionStatus: StoreSubscriptionStatus(), appAppleID: appAppleID, now: { Int64(time(nil)) })
+            reader: reader, tokenVerifier: AppStoreConnectTokenVerifier(signatureVerifier: keyVerifier), signer: signer,
+            receiptVerifier: ReceiptVerificationEngine(), subscriptionStatus: SubscriptionEngineStatus(), appAppleID: appAppleID,
+            now: { Int64(time(nil)) })
     }
 
-    /// What the webhook posts: the store's events until signed notifications are installed.
-    static func notificationSource() -> any NotificationSource {
-        StoreEventNotificationSource()
+    /// What the webhook posts: the signed App Store Server Notifications V2 of new events, as
+    /// `{"signedPayload": ...}`.
+    static func notificationSource(signer: StoreTransactionSigner, appAppleID: Int64?) -> any NotificationSource {
+        SignedNotificationSource(signer: signer, appAppleID: appAppleID)
     }
 }
 

@@ -77,6 +77,8 @@ struct Binder {
                 } else if let subcommand = command.subcommand(named: word) {
                     command = subcommand
                     path.append(word)
+                } else if descendIntoDefaultSubcommand(taking: word) {
+                    words.append(word)
                 } else {
                     throw unknownCommand(word, in: command, at: commandPath)
                 }
@@ -110,6 +112,19 @@ struct Binder {
         else { return }
         command = subcommand
         path.append(name)
+    }
+
+    /// A group whose default subcommand takes arguments takes them directly too, so `jws 2000000000000001`
+    /// is `jws show 2000000000000001`; a word close to a subcommand's name is still reported as a
+    /// mistyped subcommand.
+    private mutating func descendIntoDefaultSubcommand(taking word: String) -> Bool {
+        guard command.isGroup, !inHelpCommand, let name = command.defaultSubcommand,
+            let subcommand = command.subcommand(named: name), !subcommand.arguments.isEmpty,
+            DidYouMean.suggestion(for: word, among: command.subcommands.map(\.name)) == nil
+        else { return false }
+        command = subcommand
+        path.append(name)
+        return true
     }
 
     /// The command's or the global option with the one-letter alias `name`; `-abc` is never one.

@@ -84,6 +84,10 @@ extension Machine {
                 followups.append(.autoRenewChanged(original: sub.originalID))
             }
         } else {
+            let seriesStart = RecentSubscriptionStart.afterResubscribing(
+                current: sub.recentStartDate ?? sub.originalDate, previousEnd: RecentSubscriptionStart.paidServiceEnd(sub),
+                start: t.date)
+            sub.recentStartDate = seriesStart == sub.originalDate ? nil : seriesStart
             open(
                 firstTerms(product, storefront: t.storefront, introEligible: false), of: product, start: t.date, reanchor: true,
                 &t, &sub)

@@ -48,6 +48,9 @@ public struct Subscription: Hashable, Sendable, Codable {
     public var upgradeCredit: Price?
     /// How many periods renewed (not counting the first purchase, upgrades or resubscriptions).
     public var renewals: Int
+    /// StoreKit 2's `recentSubscriptionStartDate`: the start of the latest run of paid service
+    /// with no gap over 60 days; nil while that is `originalDate` (see `RecentSubscriptionStart`).
+    public var recentStartDate: Timestamp? = nil
 
     /// Where a subscription is in its lifecycle (the `status` of StoreKit 2's
     /// `Product.SubscriptionInfo.RenewalState`, with the retry and grace dates it implies).

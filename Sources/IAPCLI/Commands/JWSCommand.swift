@@ -1,0 +1,224 @@
+import IAPKit
+
+/// `iapctl jws TXID`, `iapctl jws renewal ID` and `iapctl jws decode TOKEN|FILE|-`: StoreKit 2
+/// signed data (REFERENCE section 7): the store's signed transactions and renewal infos, and
+/// reading and verifying any JWS, Apple's and Xcode's included. See docs/signed.md.
+enum JWSCommand {
+    static let group = CommandSpec(
+        name: "jws",
+        summary: "Print a signed transaction (JWS) or renewal info, or decode and verify any JWS",
+        discussion: """
+            'iapctl jws TXID' prints the transaction's signedTransactionInfo as the App Store Server API returns \
+            it: a compact JWS, ES256 over the payload with the store's signing chain in x5c (the chain that \
+            signs its receipts). 'iapctl jws renewal ID' prints a subscription's signedRenewalInfo. Both are \
+            signed at the store's clock, so the same store gives the same bytes. 'iapctl jws decode' reads \
+            any JWS and with --root verifies it as Apple's SignedDataVerifier does. See docs/signed.md.
+            """,
+        subcommands: [show.spec, renewal.spec, decode.spec],
+        defaultSubcommand: "show"
+    )
+
+    static let children = [show, renewal, decode]
+
+    static let show = CommandDefinition(
+        CommandSpec(
+            name: "show",
+            summary: "Print a transaction's signedTransactionInfo (the default of 'iapctl jws')",
+            discussion: """
+                Only purchased and restored transactions have signed data: a payment that failed, is \
+                deferred or still purchasing never reached the App Store (exit 4). With --json: \
+                {"transactionIdentifier", "signedTransactionInfo", "header", "payload"}.
+                """,
+            arguments: [ArgumentSpec("TXID", help: "The transaction identifier")],
+            examples: ["iapctl jws 2000000000000001", "iapctl jws 2000000000000001 --json | jq .payload"]
+        ), run: runShow)
+
+    static let renewal = CommandDefinition(
+        CommandSpec(
+            name: "renewal",
+            summary: "Print an auto-renewable subscription's signedRenewalInfo",
+            discussion: """
+                ID is a product of the subscription's group, its original transaction id, or the id of any \
+                of its transactions. With --json: {"originalTransactionIdentifier", "signedRenewalInfo", \
+                "header", "payload"}.
+                """,
+            arguments: [ArgumentSpec("ID", help: "A product id of the subscription's group, or one of its transaction ids")],
+            examples: ["iapctl jws renewal com.x.vip2", "iapctl jws renewal 2000000000000001 --json"]
+        ), run: runRenewal)
+
+    static let decode = CommandDefinition(
+        CommandSpec(
+            name: "decode",
+            summary: "Decode a JWS (token, file or - for stdin); verify it with --root",
+            discussion: """
+                Prints the header and the payload. With --root CERT (PEM or DER) it also verifies, as Apple's \
+                SignedDataVerifier does with online checks off: algorithm (ES256), certificates (x5c), chain \
+                (x5c to the root, valid at the payload's signedDate), appleMarkers (Apple's leaf and \
+                intermediate OIDs; skipped for Xcode's one self-signed certificate, which must be the root) \
+                and signature. Exit 0 when it verified (or was only decoded), 1 when a check failed, 65 for \
+                text that is not a JWS, 66 for a missing file. Needs no store.
+                """,
+            arguments: [ArgumentSpec("JWS", help: "The token itself, a file holding it, or - for stdin")],
+            options: [.value("root", "cert", help: "The trusted root certificate, PEM or DER: verify, not only decode")],
+            examples: [
+                "iapctl jws 2000000000000001 | iapctl jws decode - --root Fixtures/signing/root.pem",
+                "iapctl jws decode Fixtures/vectors/xcode-signed-transaction --root Fixtures/vectors/xcode-jws-certificate.pem",
+            ]
+        ), run: runDecode)
+
+    // MARK: - jws TXID
+
+    static func runShow(_ c: CommandContext) throws -> ExitCode {
+        let id = try TransactionArgument.id(c.invocation.positional("TXID"), in: c.invocation)
+        return try c.read { s throws(StoreError) in
+            guard let t = try s.transaction(id) else { throw .unknownTransaction(id) }
+            guard AppStoreServerAPI.isKnown(t) else {
+                throw .notAllowed(
+                    "transaction \(id) is \(t.state.name): only purchased and restored transactions have signed data (the payment never reached the App Store)"
+                )
+            }
+            let token = try StoreTransactionSigner(session: s).signer.sign(
+                SignedTransactionPayload.bytes(t, context: SignedDataContext(state: s.state)))
+            print(token, key: "signedTransactionInfo", id: ("transactionIdentifier", id.description), c)
+            return .success
+        }
+    }
+
+    // MARK: - jws renewal ID
+
+    static func runRenewal(_ c: CommandContext) throws -> ExitCode {
+        let word = c.invocation.positional("ID") ?? ""
+        guard !word.isEmpty else {
+            throw c.invocation.usageError("empty subscription id; give a product id such as com.x.vip2 or a transaction id")
+        }
+        return try c.read { s throws(StoreError) in
+            var ref = SubscriptionReference(parsing: word)
+            // Any transaction of the subscription names it, as its original id does.
+            if case .originalTransaction(let id) = ref, s.state.subscriptions[id] == nil, let t = try s.transaction(id),
+                t.productType == .autoRenewable
+            {
+                ref = .originalTransaction(t.originalID)
+            }
+            let original = try s.machine.subscriptionID(ref)
+            let info = try StoreTransactionSigner.renewalInfo(original: original, session: s)
+            let token = try StoreTransactionSigner(session: s).signer.sign(
+                SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: s.state)))
+            print(token, key: "signedRenewalInfo", id: ("originalTransactionIdentifier", original.description), c)
+            return .success
+        }
+    }
+
+    /// The token on one line, or with --json the token with its decoded header and payload.
+    private static func print(_ token: String, key: String, id: (key: String, value: String), _ c: CommandContext) {
+        guard c.json else {
+            c.stdout.line(token)
+            return
+        }
+        // The token was just made, so it parses.
+        let jws = try? CompactJWS(parsing: token)
+        c.printJSON { w in
+            w.beginObject()
+            w.key(id.key)
+            w.string(id.value)
+            w.key(key)
+            w.string(token)
+            w.key("header")
+            w.value(jws?.header ?? .null)
+            w.key("payload")
+            w.value(jws?.payload ?? .null)
+            w.endObject()
+        }
+    }
+
+    // MARK: - jws decode
+
+    static func runDecode(_ c: CommandContext) throws -> ExitCode {
+        let i = c.invocation
+        let argument = i.positional("JWS") ?? "-"
+        guard !argument.isEmpty else { throw i.usageError("empty JWS; give a token, a file holding one, or - for stdin") }
+        let jws = try JWSArgument.parse(argument, c)
+        let root = try i.value("root").map(RootArgument.certificate)
+        let report = root.map { JWSVerifier.verify(jws, root: $0) }
+        if c.json {
+            c.printJSON { w in
+                w.beginObject()
+                w.key("header")
+                w.value(jws.header)
+                w.key("payload")
+                w.value(jws.payload)
+                w.key("signature")
+                w.string(Base64URL.encode(jws.signature))
+                w.key("verification")
+                if let report {
+                    w.beginObject()
+                    w.key("valid")
+                    w.bool(report.isValid)
+                    w.key("checks")
+                    w.beginArray()
+                    for check in report.checks {
+                        w.beginObject()
+                        w.key("name")
+                        w.string(check.name)
+                        w.key("verdict")
+                        w.string(check.verdict.rawValue)
+                        w.key("detail")
+                        w.string(check.detail)
+                        w.endObject()
+                    }
+                    w.endArray()
+                    w.endObject()
+                } else {
+                    w.null()
+                }
+                w.endObject()
+            }
+        } else {
+            for line in JWSText.lines(jws) { c.stdout.line(line) }
+            if let report {
+                for check in report.checks {
+                    c.stdout.line(
+                        check.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                            + check.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + check.detail)
+                }
+                c.stdout.line(report.firstFailure.map { "invalid: \($0.name) failed" } ?? "valid")
+            }
+        }
+        return report?.isValid == false ? .declined : .success
+    }
+}
+
+/// A JWS named on the command line: `-` for stdin, a readable file, or the token itself.
+enum JWSArgument {
+    static func parse(_ argument: String, _ c: CommandContext) throws -> CompactJWS {
+        let text: String
+        let source: String
+        if argument == "-" {
+            text = String(decoding: c.standardInput(), as: UTF8.self)
+            source = "stdin"
+        } else if looksLikeToken(argument) {
+            text = argument
+            source = "the JWS argument"
+        } else {
+            text = String(decoding: try ReceiptFile.read(argument), as: UTF8.self)
+            source = "'\(argument)'"
+        }
+        do throws(JWSError) {
+            return try CompactJWS(parsing: text)
+        } catch {
+            throw StoreError.badData("\(source): \(error)")
+        }
+    }
+
+    /// Two dots and only base64url characters: a token, not a path (a path has '/' or few dots).
+    static func looksLikeToken(_ text: String) -> Bool {
+        var dots = 0
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), 0x30...0x39, 0x41...0x5A, 0x61...0x7A: continue
+            default: return false
+            }
+        }
+        return dots == 2 && text.utf8.count > 16
+    }
+}

@@ -1,0 +1,125 @@
+/// Verifies signed data the way Apple's `SignedDataVerifier` does (app-store-server-library,
+/// `_decode_signed_object` and `_ChainVerifier`), with a caller-supplied root and no online
+/// (OCSP) checks, check by check, so a failure says which one:
+///
+/// - `algorithm`: the header's `alg` is ES256 ("Algorithm was not ES256").
+/// - `certificates`: `x5c` holds DER certificates in standard base64.
+/// - `chain`: the leaf chains through the intermediate to the trusted root, every certificate
+///   valid at the signing date (the payload's `signedDate`, as Apple's verifier uses with online
+///   checks off). Apple's chains have three certificates (leaf, intermediate, root); Xcode's
+///   StoreKit testing signs with one self-signed certificate, which verifies when it is the
+///   trusted root itself (Xcode's "StoreKit Testing in Xcode" certificate, which Xcode exports).
+/// - `appleMarkers`: Apple's marker extensions, present on Apple's chains: the leaf's
+///   1.2.840.113635.100.6.11.1 and the intermediate's 1.2.840.113635.100.6.2.1 (the two OIDs
+///   `_ChainVerifier.check_oid` requires). Skipped for a one-certificate chain.
+/// - `signature`: ECDSA P-256 with SHA-256 over `header.payload`, the signature raw R||S (RFC 7518
+///   section 3.4), with the leaf's key.
+public enum JWSVerifier {
+    public static func verify(_ jws: CompactJWS, root: Certificate) -> ReceiptVerificationReport {
+        var checks: [ReceiptCheck] = []
+        let alg = jws.algorithm
+        checks.append(
+            alg == "ES256"
+                ? ReceiptCheck("algorithm", .pass, "ES256 (ECDSA P-256, SHA-256)")
+                : ReceiptCheck("algorithm", .fail, "the header's alg is \(alg.map { "'\($0)'" } ?? "missing"); Apple signs with ES256"))
+
+        var certificates: [Certificate] = []
+        if let chain = jws.certificateChainBase64, !chain.isEmpty {
+            for (index, text) in chain.enumerated() {
+                guard let der = Base64.decode(text) else {
+                    checks.append(ReceiptCheck("certificates", .fail, "x5c[\(index)] is not standard base64"))
+                    return finish(checks, skipping: ["chain", "appleMarkers", "signature"])
+                }
+                do {
+                    certificates.append(try Certificate(der: der))
+                } catch {
+                    checks.append(ReceiptCheck("certificates", .fail, "x5c[\(index)] is not a DER certificate: \(error)"))
+                    return finish(checks, skipping: ["chain", "appleMarkers", "signature"])
+                }
+            }
+            checks.append(
+                ReceiptCheck(
+                    "certificates", .pass,
+                    "\(certificates.count) in x5c: " + certificates.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: ", ")))
+        } else {
+            checks.append(ReceiptCheck("certificates", .fail, "the header has no x5c certificate chain"))
+            return finish(checks, skipping: ["chain", "appleMarkers", "signature"])
+        }
+
+        let leaf = certificates[0]
+        checks.append(chainCheck(certificates, root: root, at: jws.signedDate))
+        checks.append(markerCheck(certificates))
+        checks.append(signatureCheck(jws, leaf: leaf))
+        return ReceiptVerificationReport(checks: checks)
+    }
+
+    private static func chainCheck(_ certificates: [Certificate], root: Certificate, at date: Timestamp?) -> ReceiptCheck {
+        guard let date else {
+            return ReceiptCheck(
+                "chain", .fail, "the payload has no signedDate, so there is no signing date to check the certificates at")
+        }
+        switch certificates.count {
+        case 1:
+            guard certificates[0] == root else {
+                return ReceiptCheck(
+                    "chain", .fail,
+                    "the one certificate in x5c ('\(certificates[0].subject)') is not the trusted root ('\(root.subject)'); give it as --root"
+                )
+            }
+        case 3:
+            break
+        default:
+            return ReceiptCheck(
+                "chain", .fail,
+                "x5c holds \(certificates.count) certificates; Apple's chains hold 3 (leaf, intermediate, root), Xcode's 1")
+        }
+        // The root in x5c, if sent, is not trusted: the path must end at the caller's root.
+        let intermediates = certificates.count == 3 ? [certificates[1]] : []
+        switch CertificateChain.verify(leaf: certificates[0], intermediates: intermediates, root: root, at: date) {
+        case .failure(let error):
+            return ReceiptCheck("chain", .fail, "\(error)")
+        case .success(let path):
+            if certificates.count == 3 && path.count != 3 {
+                return ReceiptCheck(
+                    "chain", .fail, "the leaf reaches the root in \(path.count - 1) step(s); it must be issued by x5c[1]")
+            }
+            return ReceiptCheck(
+                "chain", .pass,
+                "\(path.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: " -> ")), valid at \(date)")
+        }
+    }
+
+    private static func markerCheck(_ certificates: [Certificate]) -> ReceiptCheck {
+        guard certificates.count >= 2 else {
+            return ReceiptCheck("appleMarkers", .skip, "one self-signed certificate (Xcode's StoreKit testing) has no markers")
+        }
+        var missing: [String] = []
+        if !certificates[0].hasExtension(.appleReceiptSigner) { missing.append("leaf lacks \(OID.appleReceiptSigner)") }
+        if !certificates[1].hasExtension(.appleWWDRIntermediate) {
+            missing.append("intermediate lacks \(OID.appleWWDRIntermediate)")
+        }
+        if missing.isEmpty {
+            return ReceiptCheck("appleMarkers", .pass, "leaf \(OID.appleReceiptSigner), intermediate \(OID.appleWWDRIntermediate)")
+        }
+        return ReceiptCheck("appleMarkers", .fail, missing.joined(separator: "; "))
+    }
+
+    private static func signatureCheck(_ jws: CompactJWS, leaf: Certificate) -> ReceiptCheck {
+        guard case .p256(let key) = leaf.publicKey else {
+            return ReceiptCheck("signature", .fail, "the leaf's key is not P-256, so it cannot make an ES256 signature")
+        }
+        guard jws.signature.count == 64 else {
+            return ReceiptCheck(
+                "signature", .fail, "the signature has \(jws.signature.count) bytes; ES256 signatures are 64 (R||S, not DER)")
+        }
+        guard key.isValidSignature(raw: jws.signature, for: jws.signingInput) else {
+            return ReceiptCheck("signature", .fail, "ES256 signature over header.payload does not verify with the leaf's key")
+        }
+        return ReceiptCheck("signature", .pass, "ES256 over header.payload, with the leaf's key")
+    }
+
+    private static func finish(_ checks: [ReceiptCheck], skipping names: [String]) -> ReceiptVerificationReport {
+        ReceiptVerificationReport(
+            checks: checks + names.map { ReceiptCheck($0, .skip, "not checked: the certificates could not be read") })
+    }
+}

@@ -1,0 +1,67 @@
+/// The payload of signed renewal information (`JWSRenewalInfo`): Apple's
+/// `JWSRenewalInfoDecodedPayload` (App Store Server API).
+///
+/// Keys in the order of the App Store's own payloads: `expirationIntent`,
+/// `originalTransactionId`, `autoRenewProductId`, `productId`, `autoRenewStatus`,
+/// `isInBillingRetryPeriod`, `gracePeriodExpiresDate`, `offerType`, `renewalPrice`, `currency`,
+/// `signedDate`, `environment`, `recentSubscriptionStartDate`, `renewalDate`,
+/// `offerDiscountType`, `appAccountToken`; absent fields are left out. `autoRenewStatus` is an
+/// integer (0 off, 1 on), dates are milliseconds since 1970, `renewalPrice` is in milliunits.
+public enum SignedRenewalInfoPayload {
+    public static func write(_ r: RenewalInfo, context: SignedDataContext, into w: inout JSONWriter) {
+        w.beginObject()
+        if let intent = r.expirationIntent {
+            w.key("expirationIntent")
+            w.int(intent)
+        }
+        w.key("originalTransactionId")
+        w.decimalString(r.originalTransactionID.rawValue)
+        w.key("autoRenewProductId")
+        w.string(r.autoRenewProductID.rawValue)
+        w.key("productId")
+        w.string(r.productID.rawValue)
+        w.key("autoRenewStatus")
+        w.int(r.autoRenew ? 1 : 0)
+        if let retrying = r.isInBillingRetryPeriod {
+            w.key("isInBillingRetryPeriod")
+            w.bool(retrying)
+        }
+        if let grace = r.gracePeriodExpiresDate {
+            w.key("gracePeriodExpiresDate")
+            w.int(grace.milliseconds)
+        }
+        if r.renewalOffer != nil {
+            w.key("offerType")
+            w.int(OfferFields.introductoryOfferType)
+        }
+        if let price = r.renewalPrice, let currency = r.currency {
+            w.key("renewalPrice")
+            w.int(price.milliunits)
+            w.key("currency")
+            w.string(currency)
+        }
+        w.key("signedDate")
+        w.int(context.signedDate.milliseconds)
+        w.key("environment")
+        w.string(context.environmentName)
+        w.key("recentSubscriptionStartDate")
+        w.int(r.recentSubscriptionStartDate.milliseconds)
+        w.key("renewalDate")
+        w.int(r.renewalDate.milliseconds)
+        if let offer = r.renewalOffer {
+            w.key("offerDiscountType")
+            w.string(OfferFields.discountType(offer))
+        }
+        if let token = r.appAccountToken {
+            w.key("appAccountToken")
+            w.string(token)
+        }
+        w.endObject()
+    }
+
+    public static func bytes(_ r: RenewalInfo, context: SignedDataContext) -> [UInt8] {
+        var w = JSONWriter(capacity: 512)
+        write(r, context: context, into: &w)
+        return w.bytes
+    }
+}

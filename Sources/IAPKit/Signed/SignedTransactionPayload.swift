@@ -1,0 +1,124 @@
+/// The payload of a signed transaction: Apple's `JWSTransactionDecodedPayload` ("a decoded
+/// payload that contains transaction information", App Store Server API and App Store Server
+/// Notifications), REFERENCE section 7.
+///
+/// Every field the store knows, with Apple's names and types: identifiers as decimal strings,
+/// dates as integer milliseconds since 1970, `price` as an integer in milliunits of `currency`.
+/// Fields that do not apply are left out, as Apple leaves them out (not written as null):
+/// `webOrderLineItemId`, `subscriptionGroupIdentifier` and `expiresDate` exist for auto-renewable
+/// subscriptions only ("expiresDate: the UNIX time, in milliseconds, the subscription expires or
+/// renews"); `appAccountToken` only when the user id is a UUID (`AppAccountToken`);
+/// `revocationDate` and `revocationReason` only after a refund; `isUpgraded` only when true;
+/// `offerType` (1, an introductory offer: the only offer kind the catalog has) and
+/// `offerDiscountType` (FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT) only for a period bought under an
+/// offer. Keys follow the order of the App Store's own payloads (`transactionId`,
+/// `originalTransactionId`, `webOrderLineItemId`, `bundleId`, `productId`,
+/// `subscriptionGroupIdentifier`, `purchaseDate`, `originalPurchaseDate`, `expiresDate`,
+/// `quantity`, `type`, `appAccountToken`, `inAppOwnershipType`, `signedDate`, ..., `environment`,
+/// `transactionReason`, `storefront`, `storefrontId`, `price`, `currency`).
+///
+/// The values are the transaction's as `iapctl dump` shows it: `purchaseDate` is
+/// `transactionTimestamp`, `originalPurchaseDate` is `originalTransactionTimestamp`, `price` is
+/// the per-unit `price` in milliunits. A simulated account only purchases for itself, so
+/// `inAppOwnershipType` is always PURCHASED (no Family Sharing).
+public enum SignedTransactionPayload {
+    public static func write(_ t: Transaction, context: SignedDataContext, into w: inout JSONWriter) {
+        let autoRenewable = t.productType == .autoRenewable
+        w.beginObject()
+        w.key("transactionId")
+        w.decimalString(t.id.rawValue)
+        w.key("originalTransactionId")
+        w.decimalString(t.originalID.rawValue)
+        if autoRenewable, let line = t.webOrderLineItemID {
+            w.key("webOrderLineItemId")
+            w.decimalString(line)
+        }
+        w.key("bundleId")
+        w.string(context.bundleID)
+        w.key("productId")
+        w.string(t.productID.rawValue)
+        if autoRenewable, let group = t.subscriptionGroup {
+            w.key("subscriptionGroupIdentifier")
+            w.string(group)
+        }
+        w.key("purchaseDate")
+        w.int(t.date.milliseconds)
+        w.key("originalPurchaseDate")
+        w.int(t.originalDate.milliseconds)
+        if autoRenewable, let expires = t.expiresDate {
+            w.key("expiresDate")
+            w.int(expires.milliseconds)
+        }
+        w.key("quantity")
+        w.int(t.quantity)
+        w.key("type")
+        w.string(t.productType.signedTypeName)
+        if let token = AppAccountToken.token(for: t.userID) {
+            w.key("appAccountToken")
+            w.string(token)
+        }
+        w.key("inAppOwnershipType")
+        w.string("PURCHASED")
+        w.key("signedDate")
+        w.int(context.signedDate.milliseconds)
+        if let reason = t.revocationReason, t.revocationDate != nil {
+            w.key("revocationReason")
+            w.int(reason)
+        }
+        if let revoked = t.revocationDate {
+            w.key("revocationDate")
+            w.int(revoked.milliseconds)
+        }
+        if t.isUpgraded {
+            w.key("isUpgraded")
+            w.bool(true)
+        }
+        if t.offer != nil {
+            w.key("offerType")
+            w.int(OfferFields.introductoryOfferType)
+        }
+        w.key("environment")
+        w.string(context.environmentName)
+        w.key("transactionReason")
+        w.string(t.reason == .renewal ? "RENEWAL" : "PURCHASE")
+        w.key("storefront")
+        w.string(t.storefront)
+        if let id = Storefront.named(t.storefront)?.storefrontID {
+            w.key("storefrontId")
+            w.string(id)
+        }
+        w.key("price")
+        w.int(t.price.milliunits)
+        w.key("currency")
+        w.string(t.currency)
+        if let offer = t.offer {
+            w.key("offerDiscountType")
+            w.string(OfferFields.discountType(offer))
+        }
+        w.endObject()
+    }
+
+    /// The payload bytes.
+    public static func bytes(_ t: Transaction, context: SignedDataContext) -> [UInt8] {
+        var w = JSONWriter(capacity: 768)
+        write(t, context: context, into: &w)
+        return w.bytes
+    }
+}
+
+/// How the catalog's introductory offers appear in signed data.
+enum OfferFields {
+    /// `offerType` 1: "An introductory offer" (App Store Server API, offerType; 2 is a promotional
+    /// offer, 3 an offer code, 4 a win-back offer, none of which the catalog has).
+    static let introductoryOfferType = 1
+
+    /// `offerDiscountType`: "The payment mode you configure for the offer" (App Store Server API,
+    /// offerDiscountType): FREE_TRIAL, PAY_AS_YOU_GO or PAY_UP_FRONT.
+    static func discountType(_ offer: Transaction.OfferKind) -> String {
+        switch offer {
+        case .freeTrial: return "FREE_TRIAL"
+        case .payAsYouGo: return "PAY_AS_YOU_GO"
+        case .payUpFront: return "PAY_UP_FRONT"
+        }
+    }
+}
