@@ -199,13 +199,25 @@ enum JWSArgument {
             text = argument
             source = "the JWS argument"
         } else {
-            text = String(decoding: try ReceiptFile.read(argument), as: UTF8.self)
+            text = String(decoding: try read(argument, holding: "a file holding a compact JWS"), as: UTF8.self)
             source = "'\(argument)'"
         }
         do throws(JWSError) {
             return try CompactJWS(parsing: text)
         } catch {
             throw StoreError.badData("\(source): \(error)")
+        }
+    }
+
+    /// The bytes of a file the command line names; exit 66 naming what the file should hold.
+    static func read(_ path: String, holding what: String) throws(StoreError) -> [UInt8] {
+        do {
+            return try ReceiptFile.read(path)
+        } catch {
+            guard case .unreadable(let p, let reason) = error else { throw error }
+            if reason.hasPrefix("no such file") { throw .unreadable(path: p, reason: "no such file (give \(what))") }
+            if reason.hasPrefix("is a directory") { throw .unreadable(path: p, reason: "is a directory, not \(what)") }
+            throw error
         }
     }
 

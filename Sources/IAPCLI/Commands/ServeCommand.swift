@@ -77,7 +77,10 @@ enum ServeCommand {
         if let path = i.value("api-key") {
             guard !path.isEmpty else { throw i.usageError("empty --api-key; give the App Store Connect key file (.p8) or its public key PEM") }
             keyVerifier = try APIKeySignatureVerifier(
-                pem: String(decoding: try ReceiptFile.read(path), as: UTF8.self), name: "--api-key \(path)")
+                pem: String(
+                    decoding: try JWSArgument.read(path, holding: "an App Store Connect key (.p8) or its public key PEM"),
+                    as: UTF8.self),
+                name: "--api-key \(path)")
         }
 
         // Create the store on first use and make sure it loads (and its signing chain) before
