@@ -60,6 +60,31 @@ extension FuzzEntryPoints {
         }
     }
 
+    /// `iapctl jws decode`: compact JWS parsing, the text rendering and verification against the
+    /// built-in root. A token that parses re-encodes part for part to the text it came from
+    /// (base64url decoding is canonical) and signs exactly its first two parts; verification
+    /// always reports its five checks; every error is one line.
+    public static func jws(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(parsing: text)
+        } catch {
+            precondition(!error.description.isEmpty && !error.description.contains("\n"), "a JWS error is not one line")
+            return
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { $0.filter { !$0.isWhitespace } }
+        precondition(parts.count == 3, "a parsed JWS without three parts")
+        precondition(Base64URL.encode(jws.signature) == parts[2], "the signature does not re-encode to its text")
+        precondition(Base64URL.encode(jws.payloadBytes) == parts[1], "the payload does not re-encode to its text")
+        precondition(
+            String(decoding: jws.signingInput, as: UTF8.self) == parts[0] + "." + parts[1], "the signing input is not header.payload")
+        precondition(!JWSText.lines(jws).isEmpty, "no text for a decoded JWS")
+        let report = JWSVerifier.verify(jws, root: SigningIdentity.builtin.root)
+        precondition(report.checks.count == 5, "verification did not report its five checks")
+        for check in report.checks { precondition(!check.detail.contains("\n"), "a check's detail is not one line") }
+    }
+
     /// Every fuzz target, by the name of its corpus directory under `Fixtures/fuzz/` and its
     /// executable under `Fuzz/Targets/`.
     public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
@@ -69,5 +94,7 @@ extension FuzzEntryPoints {
         ("record", transactionRecord),
         ("scenario", scenario),
         ("arguments", arguments),
+        ("http", http),
+        ("jws", jws),
     ]
 }

@@ -52,6 +52,12 @@ public enum FuzzEntryPoints {
         precondition(rewriter.bytes == encoded, "encoding a transaction is not stable")
     }
 
+    /// The HTTP/1.1 request parser of `iapctl serve` (`HTTPFuzzEntry`): the same events whether
+    /// the bytes arrive whole or split, every limit respected, a response serialized to each.
+    public static func http(_ bytes: [UInt8]) {
+        HTTPFuzzEntry.parse(bytes)
+    }
+
     private static func checkRoundTrip(_ catalog: Catalog) {
         let written = CatalogJSONFormat.write(catalog)
         let reread: Catalog
