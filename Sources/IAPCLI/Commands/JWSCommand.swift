@@ -79,7 +79,7 @@ enum JWSCommand {
             }
             let token = try StoreTransactionSigner(session: s).signer.sign(
                 SignedTransactionPayload.bytes(t, context: SignedDataContext(state: s.state)))
-            print(token, key: "signedTransactionInfo", id: ("transactionIdentifier", id.description), c)
+            printToken(token, key: "signedTransactionInfo", id: ("transactionIdentifier", id.description), c)
             return .success
         }
     }
@@ -103,13 +103,13 @@ enum JWSCommand {
             let info = try StoreTransactionSigner.renewalInfo(original: original, session: s)
             let token = try StoreTransactionSigner(session: s).signer.sign(
                 SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: s.state)))
-            print(token, key: "signedRenewalInfo", id: ("originalTransactionIdentifier", original.description), c)
+            printToken(token, key: "signedRenewalInfo", id: ("originalTransactionIdentifier", original.description), c)
             return .success
         }
     }
 
     /// The token on one line, or with --json the token with its decoded header and payload.
-    private static func print(_ token: String, key: String, id: (key: String, value: String), _ c: CommandContext) {
+    private static func printToken(_ token: String, key: String, id: (key: String, value: String), _ c: CommandContext) {
         guard c.json else {
             c.stdout.line(token)
             return

@@ -75,7 +75,9 @@ enum ServeCommand {
 
         var keyVerifier: APIKeySignatureVerifier?
         if let path = i.value("api-key") {
-            guard !path.isEmpty else { throw i.usageError("empty --api-key; give the App Store Connect key file (.p8) or its public key PEM") }
+            guard !path.isEmpty else {
+                throw i.usageError("empty --api-key; give the App Store Connect key file (.p8) or its public key PEM")
+            }
             keyVerifier = try APIKeySignatureVerifier(
                 pem: String(
                     decoding: try JWSArgument.read(path, holding: "an App Store Connect key (.p8) or its public key PEM"),
@@ -85,7 +87,9 @@ enum ServeCommand {
 
         // Create the store on first use and make sure it loads (and its signing chain) before
         // announcing anything.
-        let (lastEvent, signer) = try c.read { s throws(StoreError) in (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s)) }
+        let (lastEvent, signer) = try c.read { s throws(StoreError) in
+            (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s))
+        }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
         let router = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier).router()
         let stop = StopSignal()
@@ -126,8 +130,8 @@ enum ServeCommand {
         nonisolated(unsafe) var webhookRunning = false
         if let webhook {
             let deliverer = WebhookDeliverer(
-                source: notificationSource(signer: signer, appAppleID: appAppleID), reader: reader, transport: HTTPWebhookClient(url: webhook), policy: policy,
-                since: lastEvent,
+                source: notificationSource(signer: signer, appAppleID: appAppleID), reader: reader,
+                transport: HTTPWebhookClient(url: webhook), policy: policy, since: lastEvent,
                 wait: { seconds in stop.wait(seconds: seconds) }, log: log.line)
             webhookRunning = true
             let storePath = c.storePath

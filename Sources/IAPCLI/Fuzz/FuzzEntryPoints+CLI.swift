@@ -78,7 +78,8 @@ extension FuzzEntryPoints {
         precondition(Base64URL.encode(jws.signature) == parts[2], "the signature does not re-encode to its text")
         precondition(Base64URL.encode(jws.payloadBytes) == parts[1], "the payload does not re-encode to its text")
         precondition(
-            String(decoding: jws.signingInput, as: UTF8.self) == parts[0] + "." + parts[1], "the signing input is not header.payload")
+            String(decoding: jws.signingInput, as: UTF8.self) == parts[0] + "." + parts[1],
+            "the signing input is not header.payload")
         precondition(!JWSText.lines(jws).isEmpty, "no text for a decoded JWS")
         let report = JWSVerifier.verify(jws, root: SigningIdentity.builtin.root)
         precondition(report.checks.count == 5, "verification did not report its five checks")

@@ -1,10 +1,10 @@
 /// Where `iapctl serve --webhook` finds what to POST: every notification with a sequence number
 /// after `since`, oldest first, each with the exact request body to send.
 ///
-/// Signed App Store Server Notifications V2 (`{"signedPayload": "<JWS>"}`) come from the
-/// notification engine; until it is installed, `StoreEventNotificationSource` delivers the
-/// store's event log. The source reads through the session it is given, so the webhook sees
-/// whole commits only.
+/// `iapctl serve` installs `SignedNotificationSource`: signed App Store Server Notifications V2
+/// (`{"signedPayload": "<JWS>"}`, docs/signed.md). `StoreEventNotificationSource` delivers the
+/// store's raw event log instead (tests use it). The source reads through the session it is
+/// given, so the webhook sees whole commits only.
 public protocol NotificationSource: Sendable {
     func notifications(since: UInt64, in session: StoreSession) throws -> [(seq: UInt64, body: [UInt8])]
 }

@@ -21,7 +21,8 @@ public enum JWSVerifier {
         checks.append(
             alg == "ES256"
                 ? ReceiptCheck("algorithm", .pass, "ES256 (ECDSA P-256, SHA-256)")
-                : ReceiptCheck("algorithm", .fail, "the header's alg is \(alg.map { "'\($0)'" } ?? "missing"); Apple signs with ES256"))
+                : ReceiptCheck(
+                    "algorithm", .fail, "the header's alg is \(alg.map { "'\($0)'" } ?? "missing"); Apple signs with ES256"))
 
         var certificates: [Certificate] = []
         if let chain = jws.certificateChainBase64, !chain.isEmpty {
@@ -40,7 +41,8 @@ public enum JWSVerifier {
             checks.append(
                 ReceiptCheck(
                     "certificates", .pass,
-                    "\(certificates.count) in x5c: " + certificates.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: ", ")))
+                    "\(certificates.count) in x5c: "
+                        + certificates.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: ", ")))
         } else {
             checks.append(ReceiptCheck("certificates", .fail, "the header has no x5c certificate chain"))
             return finish(checks, skipping: ["chain", "appleMarkers", "signature"])
@@ -99,7 +101,8 @@ public enum JWSVerifier {
             missing.append("intermediate lacks \(OID.appleWWDRIntermediate)")
         }
         if missing.isEmpty {
-            return ReceiptCheck("appleMarkers", .pass, "leaf \(OID.appleReceiptSigner), intermediate \(OID.appleWWDRIntermediate)")
+            return ReceiptCheck(
+                "appleMarkers", .pass, "leaf \(OID.appleReceiptSigner), intermediate \(OID.appleWWDRIntermediate)")
         }
         return ReceiptCheck("appleMarkers", .fail, missing.joined(separator: "; "))
     }

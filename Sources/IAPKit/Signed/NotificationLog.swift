@@ -123,8 +123,10 @@ public struct NotificationLog {
         var info: RenewalInfo?
         var latest = transaction
         if let renewal {
-            guard let original = renewal["originalTransactionIdentifier"]?.stringValue.flatMap(TransactionID.init(parsing:)) else {
-                throw .damaged(path: session.storePath, problem: "event \(seq) has renewal info without an original transaction id")
+            guard let original = renewal["originalTransactionIdentifier"]?.stringValue.flatMap(TransactionID.init(parsing:))
+            else {
+                throw .damaged(
+                    path: session.storePath, problem: "event \(seq) has renewal info without an original transaction id")
             }
             let name = event["name"]?.stringValue ?? ""
             latest = try track(original, name: name, subtype: subtype, transaction: transaction, renewal: renewal)
@@ -201,7 +203,8 @@ public struct NotificationLog {
     /// The renewal info of an event's snapshot (`SubscriptionJSON.writeRenewalInfo`), with what
     /// the log tells about the series start and the next period's price.
     private func renewalInfo(_ original: TransactionID, _ r: JSONValue, seq: UInt64) throws(StoreError) -> RenewalInfo {
-        guard let product = r["productIdentifier"]?.stringValue, let renewalProduct = r["autoRenewProductIdentifier"]?.stringValue,
+        guard let product = r["productIdentifier"]?.stringValue,
+            let renewalProduct = r["autoRenewProductIdentifier"]?.stringValue,
             let autoRenew = r["autoRenewStatus"]?.boolValue, let expires = r["expiresTimestamp"]?.int64Value,
             let statusName = r["status"]?.stringValue, let status = Self.status(named: statusName)
         else {

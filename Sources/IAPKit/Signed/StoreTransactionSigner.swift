@@ -28,13 +28,15 @@ public struct StoreTransactionSigner: TransactionSigner {
 
     /// `signedTransactionInfo`, signed at the store's clock.
     public func signedTransaction(_ transaction: Transaction, session: StoreSession) throws -> String {
-        try jwsSigner(for: session).sign(SignedTransactionPayload.bytes(transaction, context: SignedDataContext(state: session.state)))
+        try jwsSigner(for: session).sign(
+            SignedTransactionPayload.bytes(transaction, context: SignedDataContext(state: session.state)))
     }
 
     /// `signedRenewalInfo` of the subscription `latest` belongs to, signed at the store's clock.
     public func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String {
         let info = try Self.renewalInfo(original: latest.originalID, session: session, storefront: latest.storefront)
-        return try jwsSigner(for: session).sign(SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: session.state)))
+        return try jwsSigner(for: session).sign(
+            SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: session.state)))
     }
 
     /// The renewal info of the subscription with this original transaction id, as the engine

@@ -86,7 +86,8 @@ struct SignedServeTests {
                               'aud': 'appstoreconnect-v1', 'bid': 'com.x.demo'}, key, algorithm='ES256',
                              headers={'kid': 'ABC123DEFG', 'typ': 'JWT'}))
             """
-        let token = BoundedRun.python(sign, [h.path("AuthKey_ABC123DEFG.p8")]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = BoundedRun.python(sign, [h.path("AuthKey_ABC123DEFG.p8")]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(token.split(separator: ".").count == 3, "PyJWT made no token: \(token)")
         for keyFile in ["AuthKey_ABC123DEFG.p8", "public.pem"] {
             let server = try ServerProcess(store: h.store, ["--api-key", h.path(keyFile)])

@@ -36,7 +36,8 @@ struct JWSCommandTests {
         for id in ["2000000000000001", "2000000000000002", "2000000000000003"] {
             let ra = a.run(["jws", id])
             #expect(ra.code == 0 && ra.stderr.isEmpty, "\(ra)")
-            #expect(ra.stdout.split(separator: ".").count == 3 && ra.stdout.hasSuffix("\n") && !ra.stdout.dropLast().contains("\n"))
+            #expect(
+                ra.stdout.split(separator: ".").count == 3 && ra.stdout.hasSuffix("\n") && !ra.stdout.dropLast().contains("\n"))
             #expect(ra.stdout == b.run(["jws", id]).stdout)
             #expect(ra.stdout == a.run(["jws", "show", id]).stdout)
         }
@@ -65,7 +66,8 @@ struct JWSCommandTests {
         for (t, d) in zip(transactions, decoded) {
             #expect(d == SignedDataExpectations.transaction(t, signedDate: clock), "\(t["transactionIdentifier"]!)")
         }
-        #expect(decoded.contains { $0["revocationReason"] == .number("1") } && decoded.contains { $0["isUpgraded"] == .bool(true) })
+        #expect(
+            decoded.contains { $0["revocationReason"] == .number("1") } && decoded.contains { $0["isUpgraded"] == .bool(true) })
         #expect(decoded.contains { $0["transactionReason"] == .string("RENEWAL") })
     }
 
@@ -129,18 +131,23 @@ struct JWSCommandTests {
         #expect(h.run(["buy", "com.x.vip2"]).code == 0)
         let token = h.run(["jws", "2000000000000001"]).stdout
         let ok = h.run(["jws", "decode", "-", "--root", CLIHarness.fixture("signing/root.pem")], stdin: token)
-        #expect(ok.code == 0 && ok.stdout.hasSuffix("signature     pass  ES256 over header.payload, with the leaf's key\nvalid\n"), "\(ok)")
+        #expect(
+            ok.code == 0 && ok.stdout.hasSuffix("signature     pass  ES256 over header.payload, with the leaf's key\nvalid\n"),
+            "\(ok)")
         #expect(ok.stdout.hasPrefix("header\n  alg: ES256\n  x5c: 'iapctl TEST ONLY — not Apple StoreKit Signer', "))
         #expect(ok.stdout.contains("\n  expiresDate: 1775001601000 (2026-04-01T00:00:01Z)\n"))
-        let wrong = h.run(["jws", "decode", token.trimmingCharacters(in: .newlines), "--root", CLIHarness.fixture("signing/intermediate.pem")])
+        let wrong = h.run([
+            "jws", "decode", token.trimmingCharacters(in: .newlines), "--root", CLIHarness.fixture("signing/intermediate.pem"),
+        ])
         #expect(wrong.code == 1 && wrong.stdout.hasSuffix("invalid: chain failed\n"), "\(wrong)")
         let json = try #require(
             h.run(["jws", "decode", "-", "--root", CLIHarness.fixture("signing/root.pem"), "--json"], stdin: token).json)
         #expect(json.objectValue?.map(\.key) == ["header", "payload", "signature", "verification"])
         #expect(json["verification"]?["valid"] == .bool(true))
-        #expect(json["verification"]?["checks"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
-            "algorithm", "certificates", "chain", "appleMarkers", "signature",
-        ])
+        #expect(
+            json["verification"]?["checks"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
+                "algorithm", "certificates", "chain", "appleMarkers", "signature",
+            ])
         let plain = h.run(["jws", "decode", "-", "--json"], stdin: token)
         #expect(plain.code == 0 && plain.json?["verification"] == .null)
         let xcode = h.run(
@@ -150,7 +157,8 @@ struct JWSCommandTests {
             ], useStore: false)
         #expect(xcode.code == 0, "\(xcode)")
         #expect(xcode.stdout.contains("\n  kid: Apple_Xcode_Key\n") && xcode.stdout.contains("\n  environment: Xcode\n"))
-        #expect(xcode.stdout.contains("appleMarkers  skip  one self-signed certificate (Xcode's StoreKit testing) has no markers\n"))
+        #expect(
+            xcode.stdout.contains("appleMarkers  skip  one self-signed certificate (Xcode's StoreKit testing) has no markers\n"))
         #expect(!FileManager.default.fileExists(atPath: h.directory + "/.iapctl"), "decode needs no store")
     }
 
@@ -165,7 +173,10 @@ struct JWSCommandTests {
             ["jws", "2000000000000002"], 4,
             "error: transaction 2000000000000002 is failed: only purchased and restored transactions have signed data (the payment never reached the App Store)"
         ),
-        (["jws", "decod", "x"], 64, "error: unknown subcommand 'decod' for 'jws'; did you mean 'decode'? (see 'iapctl help jws')"),
+        (
+            ["jws", "decod", "x"], 64,
+            "error: unknown subcommand 'decod' for 'jws'; did you mean 'decode'? (see 'iapctl help jws')"
+        ),
         (
             ["jws", "renewal", "com.x.coin42"], 64,
             "error: 'com.x.coin42' is consumable, not an auto-renewable subscription; name a subscription product or an original transaction id"
@@ -214,7 +225,8 @@ struct JWSCommandTests {
         }
         let garbage = h.run(["jws", "decode", "-"], stdin: "not a token\n")
         #expect(garbage.code == 65)
-        #expect(garbage.stderr == "error: stdin: not a compact JWS: 1 part separated by '.', expected 3 (header.payload.signature)\n")
+        #expect(
+            garbage.stderr == "error: stdin: not a compact JWS: 1 part separated by '.', expected 3 (header.payload.signature)\n")
         #expect(h.bytes("store/state") == before)
     }
 
@@ -241,10 +253,13 @@ struct JWSCommandTests {
         }
         let text = h.run(["notifications"])
         #expect(text.code == 0)
-        let lines = text.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ") }
+        let lines = text.stdout.split(separator: "\n").map {
+            $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ")
+        }
         #expect(
             lines == [
-                "SUBSCRIBED INITIAL_BUY", "DID_FAIL_TO_RENEW GRACE_PERIOD", "GRACE_PERIOD_EXPIRED -", "DID_RENEW BILLING_RECOVERY",
+                "SUBSCRIBED INITIAL_BUY", "DID_FAIL_TO_RENEW GRACE_PERIOD", "GRACE_PERIOD_EXPIRED -",
+                "DID_RENEW BILLING_RECOVERY",
                 "DID_RENEW -", "DID_CHANGE_RENEWAL_PREF DOWNGRADE", "DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED",
                 "EXPIRED VOLUNTARY", "SUBSCRIBED RESUBSCRIBE", "ONE_TIME_CHARGE -", "REFUND -",
             ], "\(text.stdout)")
@@ -254,10 +269,14 @@ struct JWSCommandTests {
         let decoded = try AppleVerifier.decode(payloads.map { (.notification, $0) })
         #expect(decoded.map { "\($0["notificationType"]?.stringValue ?? "?") \($0["subtype"]?.stringValue ?? "-")" } == lines)
         #expect(decoded.allSatisfy { $0["version"] == .string("2.0") && $0["data"]?["bundleId"] == .string("com.x.demo") })
-        #expect(zip(decoded, json).allSatisfy { $0["notificationUUID"] == $1?["notificationUUID"] && $0["signedDate"] == $1?["timestamp"] })
-        #expect(decoded.map { $0["data"]?["status"]?.stringValue ?? $0["data"]?["status"].map { $0.serialized() } ?? "-" } == [
-            "1", "4", "3", "1", "1", "1", "1", "2", "1", "-", "-",
-        ])
+        #expect(
+            zip(decoded, json).allSatisfy {
+                $0["notificationUUID"] == $1?["notificationUUID"] && $0["signedDate"] == $1?["timestamp"]
+            })
+        #expect(
+            decoded.map { $0["data"]?["status"]?.stringValue ?? $0["data"]?["status"].map { $0.serialized() } ?? "-" } == [
+                "1", "4", "3", "1", "1", "1", "1", "2", "1", "-", "-",
+            ])
         // The transaction and renewal info inside each verify too, and name the event's transaction.
         var inner: [(AppleVerifier.Kind, String)] = []
         for d in decoded {

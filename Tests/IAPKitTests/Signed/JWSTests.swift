@@ -40,19 +40,25 @@ struct JWSTests {
         let wrongRoot = JWSVerifier.verify(try CompactJWS(parsing: token), root: Self.identity.intermediate)
         #expect(wrongRoot.firstFailure?.name == "chain", "\(wrongRoot)")
         let parts = token.split(separator: ".").map(String.init)
-        let tampered = parts[0] + "." + Self.base64url(#"{"transactionId":"2000000000000002","signedDate":1767225601000}"#)
+        let tampered =
+            parts[0] + "." + Self.base64url(#"{"transactionId":"2000000000000002","signedDate":1767225601000}"#)
             + "." + parts[2]
         let changed = JWSVerifier.verify(try CompactJWS(parsing: tampered), root: Self.identity.root)
-        #expect(changed.firstFailure == ReceiptCheck("signature", .fail, "ES256 signature over header.payload does not verify with the leaf's key"))
+        #expect(
+            changed.firstFailure
+                == ReceiptCheck("signature", .fail, "ES256 signature over header.payload does not verify with the leaf's key"))
         let header = #"{"alg":"HS256","x5c":["\#(Base64.encode(Self.identity.leaf.der))"]}"#
         let hs = JWSVerifier.verify(
             try CompactJWS(parsing: Self.base64url(header) + "." + parts[1] + "." + parts[2]), root: Self.identity.root)
         #expect(hs.check("algorithm") == ReceiptCheck("algorithm", .fail, "the header's alg is 'HS256'; Apple signs with ES256"))
         #expect(hs.check("chain")?.detail.hasPrefix("the one certificate in x5c ('CN=iapctl TEST ONLY") == true)
-        let two = #"{"alg":"ES256","x5c":["\#(Base64.encode(Self.identity.leaf.der))","\#(Base64.encode(Self.identity.root.der))"]}"#
+        let two =
+            #"{"alg":"ES256","x5c":["\#(Base64.encode(Self.identity.leaf.der))","\#(Base64.encode(Self.identity.root.der))"]}"#
         let short = JWSVerifier.verify(
             try CompactJWS(parsing: Self.base64url(two) + "." + parts[1] + "." + parts[2]), root: Self.identity.root)
-        #expect(short.check("chain")?.detail == "x5c holds 2 certificates; Apple's chains hold 3 (leaf, intermediate, root), Xcode's 1")
+        #expect(
+            short.check("chain")?.detail
+                == "x5c holds 2 certificates; Apple's chains hold 3 (leaf, intermediate, root), Xcode's 1")
     }
 
     @Test("no signedDate: the chain has no date to be checked at")
@@ -61,7 +67,8 @@ struct JWSTests {
         let report = JWSVerifier.verify(try CompactJWS(parsing: token), root: Self.identity.root)
         #expect(
             report.check("chain")
-                == ReceiptCheck("chain", .fail, "the payload has no signedDate, so there is no signing date to check the certificates at"))
+                == ReceiptCheck(
+                    "chain", .fail, "the payload has no signedDate, so there is no signing date to check the certificates at"))
         #expect(report.check("signature")?.verdict == .pass)
     }
 

@@ -56,18 +56,25 @@ struct NotificationLogTests {
             #expect(JWSVerifier.verify(try CompactJWS(parsing: n.signedPayload), root: root).isValid)
         }
         let subscribed = try Self.payload(found[0].signedPayload)
-        #expect(subscribed.objectValue?.map(\.key) == ["notificationType", "subtype", "notificationUUID", "data", "version", "signedDate"])
-        #expect(subscribed["data"]?.objectValue?.map(\.key) == [
-            "bundleId", "bundleVersion", "environment", "signedTransactionInfo", "signedRenewalInfo", "status",
-        ])
+        #expect(
+            subscribed.objectValue?.map(\.key) == [
+                "notificationType", "subtype", "notificationUUID", "data", "version", "signedDate",
+            ])
+        #expect(
+            subscribed["data"]?.objectValue?.map(\.key) == [
+                "bundleId", "bundleVersion", "environment", "signedTransactionInfo", "signedRenewalInfo", "status",
+            ])
         #expect(subscribed["version"] == .string("2.0") && subscribed["data"]?["status"] == .number("1"))
-        #expect(subscribed["signedDate"] == .number("1767225601000") && subscribed["notificationUUID"] == .string(found[0].notificationUUID))
+        #expect(
+            subscribed["signedDate"] == .number("1767225601000")
+                && subscribed["notificationUUID"] == .string(found[0].notificationUUID))
         let expired = try Self.payload(found[4].signedPayload)
         #expect(expired["data"]?["status"] == .number("2"))
         let renewal = try Self.payload(try #require(expired["data"]?["signedRenewalInfo"]?.stringValue))
         #expect(renewal["expirationIntent"] == .number("1") && renewal["autoRenewStatus"] == .number("0"))
         let oneTime = try Self.payload(found[3].signedPayload)
-        #expect(oneTime["data"]?.objectValue?.map(\.key) == ["bundleId", "bundleVersion", "environment", "signedTransactionInfo"])
+        #expect(
+            oneTime["data"]?.objectValue?.map(\.key) == ["bundleId", "bundleVersion", "environment", "signedTransactionInfo"])
         let refund = try Self.payload(found[5].signedPayload)
         let refunded = try Self.payload(try #require(refund["data"]?["signedTransactionInfo"]?.stringValue))
         #expect(refunded["revocationReason"] == .number("0") && refunded["type"] == .string("Consumable"))
