@@ -32,4 +32,8 @@ printf '\n$ iapctl events --since 18 | cut -c1-110\n'
 printf '\n$ iapctl dump | jq length\n'
 if command -v jq >/dev/null; then "$bin" --store "$store" dump | jq length
 else "$bin" --store "$store" dump | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; fi
+step buy com.x.vip2
+step clock advance P3M
+step subscriptions
+step verify --product com.x.vip2
 step doctor

@@ -28,6 +28,7 @@ figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large:
 figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
 figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+figures += try ReceiptBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 
 BenchmarkReport.print(figures)
 try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

@@ -67,7 +67,7 @@ enum ClockCommand {
     static func runAdvance(_ c: CommandContext) throws -> ExitCode {
         let i = c.invocation
         let text = i.positional("DURATION") ?? ""
-        guard let duration = parseClockDuration(text) else {
+        guard let duration = CalendarDuration(text) else {
             throw i.usageError(
                 "bad duration '\(text)'; write ISO 8601 such as P1M, P3DT4H, P1Y, or a short form such as 90d, 36h, 500ms")
         }

@@ -39,6 +39,25 @@ extension Machine {
         }
         var t = t
         let rmStoreVerdict = state.settings.finishAfterDownloads ? deliveryError(t) : nil
+        markFinished(&t, into: &effects)
+        if let error = rmStoreVerdict {
+            emit(.transactionDeliveryFailed(t, error), into: &effects)
+        } else {
+            credit(t)
+            emit(.transactionFinished(t), into: &effects)
+        }
+    }
+
+    /// Finishes `id` if its finish was postponed and nothing of it is still downloading.
+    mutating func settlePostponedFinish(_ id: TransactionID, into effects: inout Effects) {
+        guard state.postponedFinishes.contains(id), let t = state.queued(id), !hasUnendedContent(t) else { return }
+        finishValidated(t, into: &effects)
+    }
+
+    /// `finishTransaction` itself: downloads that have not ended are cancelled (StoreKit drops
+    /// them with the transaction), self-hosted content stops, a postponed finish is forgotten, and
+    /// the transaction leaves the queue.
+    mutating func markFinished(_ t: inout Transaction, into effects: inout Effects) {
         for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
             t.downloads[i].state = .cancelled
             emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
@@ -53,17 +72,5 @@ extension Machine {
         state.postponedFinishes.removeAll { $0 == t.id }
         t.finished = true
         record(t, into: &effects)
-        if let error = rmStoreVerdict {
-            emit(.transactionDeliveryFailed(t, error), into: &effects)
-        } else {
-            credit(t)
-            emit(.transactionFinished(t), into: &effects)
-        }
-    }
-
-    /// Finishes `id` if its finish was postponed and nothing of it is still downloading.
-    mutating func settlePostponedFinish(_ id: TransactionID, into effects: inout Effects) {
-        guard state.postponedFinishes.contains(id), let t = state.queued(id), !hasUnendedContent(t) else { return }
-        finishValidated(t, into: &effects)
     }
 }

@@ -55,20 +55,7 @@ extension Machine {
     /// drops them with the transaction), nothing is credited.
     private mutating func finishUndelivered(_ t: Transaction, into effects: inout Effects) -> Transaction {
         var t = t
-        for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
-            t.downloads[i].state = .cancelled
-            emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
-        }
-        if let i = contentDownloadIndex(t.id) {
-            var c = state.contentDownloads.remove(at: i)
-            if !c.state.isTerminal {
-                c.state = .cancelled
-                emit(.contentDownload(.cancelled, c), into: &effects)
-            }
-        }
-        state.postponedFinishes.removeAll { $0 == t.id }
-        t.finished = true
-        record(t, into: &effects)
+        markFinished(&t, into: &effects)
         return t
     }
 }

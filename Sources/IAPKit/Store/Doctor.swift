@@ -138,7 +138,7 @@ public enum Doctor {
         do {
             let index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: committed)
             var stale = 0
-            for (id, offset) in scan.latestOffset where try index.offset(of: TransactionID(id)) != offset { stale += 1 }
+            for (id, offset) in scan.latestOffset where try index.offset(of: TransactionID(id), mustExist: true) != offset { stale += 1 }
             if index.rebuilt || stale > 0 {
                 report.ok(store.indexPath, "index was damaged or stale (\(stale) slots); it is derived and rebuilt automatically")
             } else {

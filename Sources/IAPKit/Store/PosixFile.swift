@@ -114,7 +114,8 @@ final class PosixFile {
         let file = try openForWriting(temporary, truncate: true)
         do throws(StoreError) {
             try file.write(bytes, at: 0)
-            guard fsync(file.fd) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
+            // fdatasync suffices: the new file's data and size are what must be durable before the rename.
+            guard fdatasync(file.fd) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
         } catch {
             unlink(temporary)
             throw error

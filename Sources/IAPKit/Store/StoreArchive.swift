@@ -5,14 +5,18 @@ final class StoreArchive: TransactionArchive {
     let index: TransactionIndex
     private var reader: JournalReader
 
-    init(journal: Journal, index: TransactionIndex, committedLength: UInt64) {
+    /// Every id below this was committed with its record.
+    let nextID: TransactionID
+
+    init(journal: Journal, index: TransactionIndex, committedLength: UInt64, nextID: TransactionID) {
         self.journal = journal
         self.index = index
+        self.nextID = nextID
         reader = JournalReader(journal: journal, limit: committedLength, windowSize: 64 << 10)
     }
 
     func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
-        guard let offset = try index.offset(of: id) else { return nil }
+        guard let offset = try index.offset(of: id, mustExist: id < nextID) else { return nil }
         let t = try reader.transaction(at: offset)
         guard t.id == id else {
             throw .damaged(path: journal.path, problem: "record at byte \(offset) holds transaction \(t.id), expected \(id)")

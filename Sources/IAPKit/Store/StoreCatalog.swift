@@ -61,7 +61,14 @@ enum StoreCatalog {
     /// Fills in each hosted content's size from where the store reads it.
     static func measure(_ catalog: Catalog, source: Source, contentPath: String) -> Catalog {
         catalog.measuringContent { content in
-            files(of: content, source: source, contentPath: contentPath).reduce(Int64(0)) { $0 + Int64($1.bytes.count) }
+            if source.isBuiltin { return BuiltinCatalog.contentLength(under: content.path) }
+            // Sizes from the file system: a command never reads content it does not copy.
+            let root = (source.contentRoot ?? contentPath) + "/" + content.path
+            return listFiles(root).reduce(Int64(0)) { total, relative in
+                var st = stat()
+                let full = relative.isEmpty ? root : root + "/" + relative
+                return total + (stat(full, &st) == 0 ? Int64(st.st_size) : 0)
+            }
         }
     }
 

@@ -29,7 +29,7 @@ public final class StoreSession {
         self.stateFile = stateFile
         self.writable = writable
         index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: stateFile.journalLength)
-        archive = StoreArchive(journal: journal, index: index, committedLength: stateFile.journalLength)
+        archive = StoreArchive(journal: journal, index: index, committedLength: stateFile.journalLength, nextID: stateFile.state.nextTransactionID)
     }
 
     /// How many bytes of journal are committed (for tests and `doctor`).
@@ -94,7 +94,7 @@ public final class StoreSession {
         } catch {
             warnings.append("could not update \(indexPath) (\(error)); it will be rebuilt from the journal")
         }
-        archive = StoreArchive(journal: journal, index: index, committedLength: next.journalLength)
+        archive = StoreArchive(journal: journal, index: index, committedLength: next.journalLength, nextID: next.state.nextTransactionID)
     }
 
     /// History as seen in the middle of a batch: transactions the batch changed, then the store.
@@ -127,13 +127,16 @@ public final class StoreSession {
             return
         }
         while id < end {
-            if let offset = try index.offset(of: id) {
-                let t = try reader.transaction(at: offset)
-                guard t.id == id else {
-                    throw .damaged(path: journal.path, problem: "record at byte \(offset) holds transaction \(t.id), expected \(id)")
-                }
-                if filter.matches(t) { try body(t) }
+            // Every id below the counter was committed with its record: one missing from the
+            // whole journal is damage, never a transaction to skip quietly.
+            guard let offset = try index.offset(of: id, mustExist: true) else {
+                throw .damaged(path: journal.path, problem: "transaction \(id) is missing (the state counts \(end.rawValue - TransactionID.first.rawValue) transactions)")
             }
+            let t = try reader.transaction(at: offset)
+            guard t.id == id else {
+                throw .damaged(path: journal.path, problem: "record at byte \(offset) holds transaction \(t.id), expected \(id)")
+            }
+            if filter.matches(t) { try body(t) }
             id = id.next
         }
         warnings += index.warnings

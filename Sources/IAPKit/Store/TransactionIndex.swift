@@ -111,11 +111,23 @@ final class TransactionIndex {
     }
 
     /// The journal offset of transaction `id`'s latest version, or nil if the store never had it.
-    func offset(of id: TransactionID) throws(StoreError) -> UInt64? {
-        if rebuilt && !tailScanned { try scanTail() }
+    ///
+    /// `mustExist` says the caller knows the store has `id` (every id below the state's counter
+    /// was committed with its record): a missing slot is then damage (a truncated index), and the
+    /// index rebuilds itself rather than report the transaction absent.
+    func offset(of id: TransactionID, mustExist: Bool = false) throws(StoreError) -> UInt64? {
         try scanTail()
         if let o = overlay[id.rawValue] { return o }
-        guard let file, id.rawValue >= base else { return nil }
+        guard file != nil, id.rawValue >= base else { return nil }
+        if let o = try slot(id) { return o }
+        guard mustExist, !rebuilt else { return nil }
+        try rebuild(because: "no slot for transaction \(id)")
+        return overlay[id.rawValue]
+    }
+
+    /// The offset a slot of the file records, nil for an empty or absent slot.
+    private func slot(_ id: TransactionID) throws(StoreError) -> UInt64? {
+        guard let file else { return nil }
         let slotOffset = TransactionIndex.headerSize + (id.rawValue - base) * UInt64(TransactionIndex.slotSize)
         if slotOffset < slotWindowStart || slotOffset + 16 > slotWindowStart + UInt64(slotWindow.count) {
             slotWindow = [UInt8](repeating: 0, count: 64 << 10)
