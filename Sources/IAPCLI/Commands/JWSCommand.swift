@@ -23,7 +23,7 @@ enum JWSCommand {
     static let show = CommandDefinition(
         CommandSpec(
             name: "show",
-            summary: "Print a transaction's signedTransactionInfo (the default of 'iapctl jws')",
+            summary: "Print a transaction's signedTransactionInfo ('iapctl jws TXID' for short)",
             discussion: """
                 Only purchased and restored transactions have signed data: a payment that failed, is \
                 deferred or still purchasing never reached the App Store (exit 4). With --json: \
