@@ -44,7 +44,7 @@ let package = Package(
 // (its own main() and a call to LLVMFuzzerTestOneInput) is linked into all of them: each keeps its
 // own main (--allow-multiple-definition; SwiftPM's `--defsym main=` comes first) and links
 // FuzzDriver, which defines LLVMFuzzerTestOneInput and starts libFuzzer from a fuzz target's main.
-let fuzzTargets = ["arguments", "catalog", "json", "record", "scenario", "storekit", "http", "jws"]
+let fuzzTargets = ["arguments", "catalog", "json", "record", "scenario", "storekit", "http", "jws", "receipt", "pem"]
 if Context.environment["IAPCTL_FUZZ"] == "1" {
     let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]
     for target in package.targets where target.type == .executable {

@@ -97,5 +97,7 @@ extension FuzzEntryPoints {
         ("arguments", arguments),
         ("http", http),
         ("jws", jws),
+        ("receipt", receipt),
+        ("pem", pem),
     ]
 }

@@ -58,6 +58,32 @@ public enum FuzzEntryPoints {
         HTTPFuzzEntry.parse(bytes)
     }
 
+    /// The BER/DER reader and the receipt decoder: any bytes (base64 text or DER) decode or throw
+    /// a one-line error with an offset; a decoded receipt's in-app entries are all readable.
+    public static func receipt(_ bytes: [UInt8]) {
+        _ = try? ASN1Element(ber: bytes)
+        do {
+            let decoded = try DecodedReceipt.decode(bytes)
+            _ = decoded.receipt.inAppPurchases.count
+        } catch {
+            precondition(!"\(error)".contains("\n"), "a receipt error is not one line")
+        }
+    }
+
+    /// The PEM, certificate and key readers: every block of any text is tried as a certificate,
+    /// an EC private key (SEC1 or PKCS#8) and a public key, and must parse or throw.
+    public static func pem(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = try? Certificate.all(pemRepresentation: text)
+        _ = try? P256.PrivateKey(pemRepresentation: text)
+        _ = try? P256.PublicKey(pemRepresentation: text)
+        _ = try? RSAPublicKey(pemRepresentation: text)
+        _ = try? Certificate(der: bytes)
+        _ = try? P256.PrivateKey(pkcs8DER: bytes)
+        _ = try? P256.PrivateKey(sec1DER: bytes)
+        _ = try? SubjectPublicKeyInfo(der: bytes)
+    }
+
     private static func checkRoundTrip(_ catalog: Catalog) {
         let written = CatalogJSONFormat.write(catalog)
         let reread: Catalog

@@ -1,0 +1,5 @@
+import FuzzDriver
+import IAPCLI
+import IAPKit
+
+FuzzDriver.run(FuzzEntryPoints.receipt)
