@@ -23,7 +23,7 @@ bench: build
 	.build/release/iapbench --binary $(BIN) --json bench/results.json
 
 format:
-	$(SWIFT) format -i -r Package.swift Sources Tests Plugins
+	$(SWIFT) format -i -r Sources Tests Plugins Fuzz
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

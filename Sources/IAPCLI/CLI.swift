@@ -32,7 +32,8 @@ public func run(
         stdout.write(invocation.helpText)
         return .success
     }
-    let context = CommandContext(invocation: invocation, stdout: stdout, stderr: stderr, environment: environment, standardInput: standardInput)
+    let context = CommandContext(
+        invocation: invocation, stdout: stdout, stderr: stderr, environment: environment, standardInput: standardInput)
     do {
         return try runner(context)
     } catch let error as StoreError {

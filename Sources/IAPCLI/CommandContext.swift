@@ -10,7 +10,10 @@ final class CommandContext {
     /// Lines for stdin, when a command reads `-` (tests inject them).
     let standardInput: () -> [UInt8]
 
-    init(invocation: ParsedInvocation, stdout: Console, stderr: Console, environment: [String: String], standardInput: @escaping () -> [UInt8]) {
+    init(
+        invocation: ParsedInvocation, stdout: Console, stderr: Console, environment: [String: String],
+        standardInput: @escaping () -> [UInt8]
+    ) {
         self.invocation = invocation
         self.stdout = stdout
         self.stderr = stderr

@@ -59,7 +59,8 @@ enum Benchmark {
 
     /// Runs a program to completion (stdout to `stdout` or /dev/null), timing it and reading its
     /// peak memory from `wait4`.
-    static func spawn(_ path: String, _ arguments: [String], stdout: String = "/dev/null", stdin: String? = nil) -> ProcessResult {
+    static func spawn(_ path: String, _ arguments: [String], stdout: String = "/dev/null", stdin: String? = nil) -> ProcessResult
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

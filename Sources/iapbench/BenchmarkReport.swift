@@ -5,7 +5,8 @@ import IAPKit
 enum BenchmarkReport {
     static func print(_ figures: [Figure]) {
         let width = figures.map(\.name.count).max() ?? 10
-        Swift.print("figure".padding(toLength: width, withPad: " ", startingAt: 0) + "  value         unit       goal         met")
+        Swift.print(
+            "figure".padding(toLength: width, withPad: " ", startingAt: 0) + "  value         unit       goal         met")
         for f in figures {
             let value = Benchmark.format(f.value)
             Swift.print(
@@ -49,9 +50,11 @@ enum BenchmarkReport {
     }
 
     static func machineDescription() -> String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
-        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+        return
+            "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
     }
 }

@@ -31,7 +31,8 @@ enum FoundationBenchmarks {
             var left = count
             while left > 0 {
                 let n = min(left, 2000)
-                try s.apply(batch: Array(repeating: .buy(ProductID("com.x.coin42"), user: nil, quantity: 1), count: n) + [.finishAll])
+                try s.apply(
+                    batch: Array(repeating: .buy(ProductID("com.x.coin42"), user: nil, quantity: 1), count: n) + [.finishAll])
                 left -= n
             }
         }
@@ -95,7 +96,10 @@ enum FoundationBenchmarks {
         try populate(small, count: large / 10)
         let rssSmall = Benchmark.spawn(binary, ["--store", small, "dump"]).maxRSSKilobytes
         let rssBig = Benchmark.spawn(binary, ["--store", big, "dump"]).maxRSSKilobytes
-        figures.append(Figure("dump peak memory, \(large) / \(large / 10) transactions", Double(rssBig) / Double(rssSmall), "ratio", atMost: 1.2))
+        figures.append(
+            Figure(
+                "dump peak memory, \(large) / \(large / 10) transactions", Double(rssBig) / Double(rssSmall), "ratio", atMost: 1.2
+            ))
         figures.append(Figure("dump peak memory at \(large) transactions", Double(rssBig) / 1024, "MiB"))
         return figures
     }

@@ -33,13 +33,16 @@ enum SubscriptionBenchmarks {
         try store.create(StoreCreation(catalogFile: catalogPath), force: true)
         // Setup, in one batch: subscribe to everything and finish the purchases.
         try store.write { s throws(StoreError) in
-            let bought = try s.apply(batch: (0..<subscriptions).map { .buy(ProductID("com.bench.sub\($0)"), user: nil, quantity: 1) })
+            let bought = try s.apply(
+                batch: (0..<subscriptions).map { .buy(ProductID("com.bench.sub\($0)"), user: nil, quantity: 1) })
             try s.apply(.finish(bought.transactions.map(\.id)))
         }
         // For reference, the state machine alone on the same state.
         var machine = try store.read { s throws(StoreError) in s.machine }
         let target = SubscriptionPeriod(value: years, unit: .year).advance(machine.state.clock)
-        let machineOnly = try Benchmark.time { _ = try machine.apply(.advanceClock(to: target), archive: MemoryArchive(keeps: false)) }
+        let machineOnly = try Benchmark.time {
+            _ = try machine.apply(.advanceClock(to: target), archive: MemoryArchive(keeps: false))
+        }
         var renewals = 0
         let advance = try Benchmark.time {
             try store.write { s throws(StoreError) in
@@ -52,7 +55,9 @@ enum SubscriptionBenchmarks {
         return [
             Figure("clock advance P\(years)Y over \(subscriptions) subscriptions: renewals", Double(renewals), "renewals"),
             Figure("clock advance P\(years)Y, renewals per second (whole command)", Double(renewals) / advance, "renewals/s"),
-            Figure("clock advance P\(years)Y, renewals per second (state machine alone)", Double(renewals) / machineOnly, "renewals/s"),
+            Figure(
+                "clock advance P\(years)Y, renewals per second (state machine alone)", Double(renewals) / machineOnly,
+                "renewals/s"),
             Figure("clock advance P\(years)Y / dump of the resulting store", advance / dump, "ratio"),
         ]
     }

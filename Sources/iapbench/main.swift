@@ -9,7 +9,9 @@ func option(_ name: String, in arguments: [String]) -> String? {
     return arguments[i + 1]
 }
 let quick = arguments.contains("--quick")
-let binary = option("--binary", in: arguments) ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("iapctl").path
+let binary =
+    option("--binary", in: arguments)
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("iapctl").path
 let jsonPath = option("--json", in: arguments) ?? "bench/results.json"
 let scratch = NSTemporaryDirectory() + "/iapbench-\(getpid())"
 try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)

@@ -6,7 +6,8 @@ enum CanPayCommand {
         CommandSpec(
             name: "can-pay",
             summary: "Exit 0 when payments are allowed, 1 when not",
-            discussion: "Models parental controls: 'iapctl config set payments-allowed false' makes every purchase fail with SKError paymentNotAllowed.",
+            discussion:
+                "Models parental controls: 'iapctl config set payments-allowed false' makes every purchase fail with SKError paymentNotAllowed.",
             examples: ["iapctl can-pay && iapctl buy com.x.coin42"]
         ), run: run)
 
@@ -21,7 +22,10 @@ enum CanPayCommand {
                     w.endObject()
                 }
             } else {
-                c.stdout.line(allowed ? "payments are allowed" : "payments are not allowed (turn them on with 'iapctl config set payments-allowed true')")
+                c.stdout.line(
+                    allowed
+                        ? "payments are allowed"
+                        : "payments are not allowed (turn them on with 'iapctl config set payments-allowed true')")
             }
             return allowed ? .success : .declined
         }

@@ -16,8 +16,11 @@ enum CatalogCommand {
         CommandSpec(
             name: "show",
             summary: "Print a catalog: the store's, or the one FILE holds",
-            discussion: "Text lists every product with its prices per storefront, period, group level, introductory offer and hosted content; --json prints the catalog in iapctl's format (docs/catalog.md).",
-            arguments: [ArgumentSpec("FILE", help: "A catalog file (.json or .storekit); default: the store's catalog", optional: true)],
+            discussion:
+                "Text lists every product with its prices per storefront, period, group level, introductory offer and hosted content; --json prints the catalog in iapctl's format (docs/catalog.md).",
+            arguments: [
+                ArgumentSpec("FILE", help: "A catalog file (.json or .storekit); default: the store's catalog", optional: true)
+            ],
             examples: ["iapctl catalog show", "iapctl catalog show Fixtures/Example.storekit --json"]
         ), run: runShow)
 
@@ -25,7 +28,8 @@ enum CatalogCommand {
         CommandSpec(
             name: "convert",
             summary: "Write a catalog file (.storekit or JSON) in iapctl's JSON format",
-            discussion: "What the file holds that iapctl reads but does not simulate (ad hoc and code offers, for instance) is listed on stderr as notes.",
+            discussion:
+                "What the file holds that iapctl reads but does not simulate (ad hoc and code offers, for instance) is listed on stderr as notes.",
             arguments: [ArgumentSpec("FILE", help: "The catalog file to convert")],
             options: [.value("output", "file", help: "Write to this file instead of stdout")],
             examples: ["iapctl catalog convert Example.storekit --output catalog.json"]
@@ -71,7 +75,9 @@ enum CatalogCommand {
             }.joined(separator: ", ")
             let group = p.subscriptionGroup.map { "\($0) level \(p.groupLevel ?? 1)" } ?? "-"
             let offer = p.introductoryOffer.map { "\($0.paymentMode.rawValue) \($0.numberOfPeriods)x\($0.period.iso8601)" } ?? "-"
-            let content = p.hostedContent.isEmpty ? (p.selfHosted ? "self-hosted" : "-") : p.hostedContent.map(\.contentIdentifier).joined(separator: ", ")
+            let content =
+                p.hostedContent.isEmpty
+                ? (p.selfHosted ? "self-hosted" : "-") : p.hostedContent.map(\.contentIdentifier).joined(separator: ", ")
             table.add([p.id.rawValue, p.type.rawValue, prices, p.subscriptionPeriod?.iso8601 ?? "-", group, offer, content])
         }
         c.stdout.write(table.rendered)

@@ -6,7 +6,8 @@ enum DoctorCommand {
         CommandSpec(
             name: "doctor",
             summary: "Check every file of a store; salvage its valid part into a new store",
-            discussion: "Exit 0 when the store is clean, 65 when something is damaged. --salvage writes a new store from every valid transaction, event and setting, and never changes the damaged one.",
+            discussion:
+                "Exit 0 when the store is clean, 65 when something is damaged. --salvage writes a new store from every valid transaction, event and setting, and never changes the damaged one.",
             options: [.value("salvage", "dir", help: "Write the valid part into a new store at this directory")],
             examples: ["iapctl doctor", "iapctl doctor --salvage ./recovered"]
         ), run: run)
@@ -55,7 +56,9 @@ enum DoctorCommand {
             }
         } else {
             for f in report.findings { c.stdout.line("\(f.ok ? "ok  " : "BAD ") \(f.file): \(f.message)") }
-            c.stdout.line(report.isClean ? "store is clean" : "store is damaged; 'iapctl doctor --salvage DIR' copies its valid part into a new store")
+            c.stdout.line(
+                report.isClean
+                    ? "store is clean" : "store is damaged; 'iapctl doctor --salvage DIR' copies its valid part into a new store")
             if let salvage, let dir = c.invocation.value("salvage") {
                 c.stdout.line("salvaged \(salvage.transactions) transactions and \(salvage.events) events into \(dir)")
                 for n in salvage.notes { c.stdout.line("  note: \(n)") }

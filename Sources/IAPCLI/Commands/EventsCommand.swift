@@ -10,7 +10,8 @@ enum EventsCommand {
         CommandSpec(
             name: "events",
             summary: "Print the event log as JSON Lines",
-            discussion: "Each line has seq, name, date and what the event is about. --follow keeps printing new events as other iapctl processes commit them, until interrupted.",
+            discussion:
+                "Each line has seq, name, date and what the event is about. --follow keeps printing new events as other iapctl processes commit them, until interrupted.",
             options: [
                 .value("since", "seq", help: "Only events after this sequence number"),
                 .flag("follow", help: "Keep waiting for new events"),

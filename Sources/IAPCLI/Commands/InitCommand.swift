@@ -15,7 +15,9 @@ enum InitCommand {
                 .flag("force", help: "Replace an existing store (its transactions are lost)"),
                 .value(
                     "signing-dir", "dir",
-                    help: "Sign receipts with your own chain: leaf.pem, intermediate.pem, root.pem, leaf-key.pem (default: the built-in TEST ONLY chain)"),
+                    help:
+                        "Sign receipts with your own chain: leaf.pem, intermediate.pem, root.pem, leaf-key.pem (default: the built-in TEST ONLY chain)"
+                ),
             ],
             examples: ["iapctl init --catalog Fixtures/Example.storekit --storefront CHN", "iapctl --store /tmp/s init --force"]
         ), run: run)
@@ -30,7 +32,9 @@ enum InitCommand {
             creation.bundleID = id
         }
         if let v = i.value("app-version") {
-            guard !v.isEmpty, v.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw i.usageError("bad app version '\(v)'; write it like 1.0") }
+            guard !v.isEmpty, v.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw i.usageError("bad app version '\(v)'; write it like 1.0")
+            }
             creation.appVersion = v
         }
         if let s = i.value("storefront") {
@@ -46,7 +50,10 @@ enum InitCommand {
             creation.start = t
         }
         if let dir = i.value("signing-dir") {
-            guard !dir.isEmpty else { throw i.usageError("empty --signing-dir; give a folder holding leaf.pem, intermediate.pem, root.pem, leaf-key.pem") }
+            guard !dir.isEmpty else {
+                throw i.usageError(
+                    "empty --signing-dir; give a folder holding leaf.pem, intermediate.pem, root.pem, leaf-key.pem")
+            }
             // Validated before the store is touched: a bad chain never replaces a store.
             let identity = try SigningIdentity.load(directory: dir, at: creation.start)
             for warning in identity.warnings { c.warn(warning) }
@@ -76,7 +83,9 @@ enum InitCommand {
                     w.endObject()
                 }
             } else {
-                c.stdout.line("created store \(c.storePath): catalog \(s.catalogName) (\(s.catalog.products.count) products), bundle \(s.state.bundleID) \(s.state.appVersion), storefront \(s.state.settings.storefront), clock \(s.state.clock.rfc3339)")
+                c.stdout.line(
+                    "created store \(c.storePath): catalog \(s.catalogName) (\(s.catalog.products.count) products), bundle \(s.state.bundleID) \(s.state.appVersion), storefront \(s.state.settings.storefront), clock \(s.state.clock.rfc3339)"
+                )
             }
             return .success
         }

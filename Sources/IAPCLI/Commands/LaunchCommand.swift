@@ -6,7 +6,8 @@ enum LaunchCommand {
         CommandSpec(
             name: "launch",
             summary: "Simulate an app launch: redeliver every unfinished transaction",
-            discussion: "Each unfinished transaction is delivered again as a transactionRedelivered event, as StoreKit does at every launch until the app finishes it. Self-hosted content still waiting, or interrupted while downloading, is fetched again with the 'downloader' setting's command (exit 1 when that fails).",
+            discussion:
+                "Each unfinished transaction is delivered again as a transactionRedelivered event, as StoreKit does at every launch until the app finishes it. Self-hosted content still waiting, or interrupted while downloading, is fetched again with the 'downloader' setting's command (exit 1 when that fails).",
             examples: ["iapctl launch --json"]
         ), run: run)
 
@@ -16,7 +17,9 @@ enum LaunchCommand {
             let effects = try s.apply(.launch)
             if s.state.settings.autoFinish {
                 pipeline = effects.events.compactMap { e -> TransactionID? in
-                    guard case .transactionRedelivered(let t) = e.kind, t.state == .purchased || t.state == .restored else { return nil }
+                    guard case .transactionRedelivered(let t) = e.kind, t.state == .purchased || t.state == .restored else {
+                        return nil
+                    }
                     return t.id
                 }
             }
@@ -27,7 +30,8 @@ enum LaunchCommand {
             if c.json {
                 c.printTransactions(redelivered)
             } else {
-                c.stdout.line("launched: \(redelivered.count) unfinished transaction\(redelivered.count == 1 ? "" : "s") redelivered")
+                c.stdout.line(
+                    "launched: \(redelivered.count) unfinished transaction\(redelivered.count == 1 ? "" : "s") redelivered")
                 for t in redelivered { c.stdout.line("  " + TransactionText.line(t)) }
             }
             return ExitCode.success

@@ -6,7 +6,8 @@ enum ProductsCommand {
         CommandSpec(
             name: "products",
             summary: "Fetch products: localized titles, prices, periods, and invalid ids",
-            discussion: "Without ids, the whole catalog. Ids the catalog lacks, or that are not sold in the storefront, are listed as invalidProductIdentifiers, as SKProductsResponse does. An armed products fault ('iapctl fault add products ERROR') fails the request instead: productsRequestFailed, exit 1.",
+            discussion:
+                "Without ids, the whole catalog. Ids the catalog lacks, or that are not sold in the storefront, are listed as invalidProductIdentifiers, as SKProductsResponse does. An armed products fault ('iapctl fault add products ERROR') fails the request instead: productsRequestFailed, exit 1.",
             arguments: [ArgumentSpec("ID", help: "Product identifiers to fetch", optional: true, variadic: true)],
             options: [
                 .value("storefront", "code", help: "Show prices of this storefront instead of the store's"),
@@ -21,7 +22,8 @@ enum ProductsCommand {
         var storefrontOverride: Storefront?
         if let code = i.value("storefront") {
             guard let s = Storefront.named(code) else {
-                throw i.usageError("unknown storefront '\(code)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                throw i.usageError(
+                    "unknown storefront '\(code)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
             }
             storefrontOverride = s
         }
@@ -61,7 +63,9 @@ enum ProductsCommand {
                     ])
                 }
                 if !valid.isEmpty { c.stdout.write(table.rendered) }
-                if !invalid.isEmpty { c.stdout.line("invalid product identifiers: \(invalid.map(\.rawValue).joined(separator: ", "))") }
+                if !invalid.isEmpty {
+                    c.stdout.line("invalid product identifiers: \(invalid.map(\.rawValue).joined(separator: ", "))")
+                }
             }
             return .success
         }

@@ -16,7 +16,10 @@ enum ResolveCommand {
                 BILLING_RECOVERY); in the grace period the renewal dates are kept, from billing retry a new \
                 period starts now. Exit 4 when ID has nothing to resolve, 3 when it is unknown.
                 """,
-            arguments: [ArgumentSpec("ID", help: "An interrupted transaction's id, or a subscription's product id or original transaction id")],
+            arguments: [
+                ArgumentSpec(
+                    "ID", help: "An interrupted transaction's id, or a subscription's product id or original transaction id")
+            ],
             examples: [
                 "iapctl config set interrupted-purchases true && iapctl buy com.x.noads",
                 "iapctl resolve 2000000000000001 --json",

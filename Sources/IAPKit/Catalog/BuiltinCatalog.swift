@@ -23,7 +23,9 @@ public enum BuiltinCatalog {
             .filter { $0.path == directory || $0.path.hasPrefix(prefix) }
             .sorted { $0.path < $1.path }
             .compactMap { entry in
-                Data(base64Encoded: entry.base64).map { (String(entry.path.dropFirst(min(prefix.count, entry.path.count))), [UInt8]($0)) }
+                Data(base64Encoded: entry.base64).map {
+                    (String(entry.path.dropFirst(min(prefix.count, entry.path.count))), [UInt8]($0))
+                }
             }
     }
 

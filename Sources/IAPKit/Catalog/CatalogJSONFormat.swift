@@ -27,10 +27,13 @@ public enum CatalogJSONFormat {
             CatalogError(file: file, product: product, keyPath: path, problem: problem)
         }
 
-        func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(CatalogError) -> [(key: String, value: JSONValue)] {
+        func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(CatalogError) -> [(
+            key: String, value: JSONValue
+        )] {
             guard let members = value.objectValue else { throw fail(path, "expected an object, found \(value.kindName)") }
             for member in members where !allowed.contains(member.key) {
-                let hint = Suggestions.nearest(to: member.key, among: allowed).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestions.nearest(to: member.key, among: allowed).map { "did you mean '\($0)'?" }
                     ?? "known keys: \(allowed.joined(separator: ", "))"
                 throw fail(path.isEmpty ? member.key : "\(path).\(member.key)", "unknown key '\(member.key)'; \(hint)")
             }
@@ -63,7 +66,9 @@ public enum CatalogJSONFormat {
             if let version = root["version"] {
                 guard let v = version.int64Value else { throw fail("version", "expected an integer") }
                 guard v <= CatalogJSONFormat.version else {
-                    throw fail("version", "catalog format \(v) is newer than this iapctl reads (\(CatalogJSONFormat.version)); upgrade iapctl")
+                    throw fail(
+                        "version",
+                        "catalog format \(v) is newer than this iapctl reads (\(CatalogJSONFormat.version)); upgrade iapctl")
                 }
             }
             var settings: [(key: String, value: String)] = []
@@ -112,7 +117,9 @@ public enum CatalogJSONFormat {
             let typeText = try string(item["type"], "\(path).type")!
             guard let type = ProductType(rawValue: typeText) else {
                 let names = ProductType.allCases.map(\.rawValue)
-                let hint = Suggestions.nearest(to: typeText, among: names).map { "did you mean '\($0)'?" } ?? "use one of \(names.joined(separator: ", "))"
+                let hint =
+                    Suggestions.nearest(to: typeText, among: names).map { "did you mean '\($0)'?" }
+                    ?? "use one of \(names.joined(separator: ", "))"
                 throw fail("\(path).type", "unknown type '\(typeText)'; \(hint)")
             }
             let referenceName = try string(item["referenceName"], "\(path).referenceName", required: false) ?? id
@@ -134,7 +141,9 @@ public enum CatalogJSONFormat {
             let group = try string(item["subscriptionGroup"], "\(path).subscriptionGroup", required: false)
             var level: Int?
             if let l = item["groupLevel"] {
-                guard let v = l.int64Value, v >= 1, v <= 100 else { throw fail("\(path).groupLevel", "expected an integer from 1 (highest) to 100") }
+                guard let v = l.int64Value, v >= 1, v <= 100 else {
+                    throw fail("\(path).groupLevel", "expected an integer from 1 (highest) to 100")
+                }
                 level = Int(v)
             }
             if type == .autoRenewable && group == nil {
@@ -158,7 +167,9 @@ public enum CatalogJSONFormat {
                     let p = "\(path).hostedContent[\(j)]"
                     _ = try object(entry, p, allowed: ["contentIdentifier", "version", "path"])
                     let cid = try string(entry["contentIdentifier"], "\(p).contentIdentifier")!
-                    guard ids.insert(cid).inserted else { throw fail("\(p).contentIdentifier", "duplicate content identifier '\(cid)'") }
+                    guard ids.insert(cid).inserted else {
+                        throw fail("\(p).contentIdentifier", "duplicate content identifier '\(cid)'")
+                    }
                     guard !cid.contains("/"), cid != ".", cid != ".." else {
                         throw fail("\(p).contentIdentifier", "'\(cid)' must not contain '/'")
                     }
@@ -202,7 +213,9 @@ public enum CatalogJSONFormat {
 
         func prices(_ value: JSONValue?, _ path: String, required: Bool) throws(CatalogError) -> [Product.StorefrontPrice] {
             guard let value else {
-                if required { throw fail(path, "missing; price the product in at least one storefront, e.g. {\"USA\": \"0.99\"}") }
+                if required {
+                    throw fail(path, "missing; price the product in at least one storefront, e.g. {\"USA\": \"0.99\"}")
+                }
                 return []
             }
             guard let members = value.objectValue, !members.isEmpty else {
@@ -212,7 +225,8 @@ public enum CatalogJSONFormat {
             for member in members {
                 let p = "\(path).\(member.key)"
                 guard let storefront = Storefront.named(member.key), storefront.code == member.key else {
-                    throw fail(p, "unknown storefront '\(member.key)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                    throw fail(
+                        p, "unknown storefront '\(member.key)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
                 }
                 let text: String
                 switch member.value {
@@ -243,7 +257,9 @@ public enum CatalogJSONFormat {
             }
             var count = 1
             if let n = value["numberOfPeriods"] {
-                guard let v = n.int64Value, (1...12).contains(v) else { throw fail("\(path).numberOfPeriods", "expected an integer from 1 to 12") }
+                guard let v = n.int64Value, (1...12).contains(v) else {
+                    throw fail("\(path).numberOfPeriods", "expected an integer from 1 to 12")
+                }
                 count = Int(v)
             }
             let prices = try self.prices(value["prices"], "\(path).prices", required: mode != .freeTrial)

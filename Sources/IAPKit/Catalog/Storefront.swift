@@ -19,11 +19,14 @@ public struct Storefront: Hashable, Sendable {
         Storefront(code: "GBR", storefrontID: "143444", currency: "GBP", symbol: "£", fractionDigits: 2, defaultLocale: "en_GB"),
         Storefront(code: "DEU", storefrontID: "143443", currency: "EUR", symbol: "€", fractionDigits: 2, defaultLocale: "de_DE"),
         Storefront(code: "FRA", storefrontID: "143442", currency: "EUR", symbol: "€", fractionDigits: 2, defaultLocale: "fr_FR"),
-        Storefront(code: "CAN", storefrontID: "143455", currency: "CAD", symbol: "CA$", fractionDigits: 2, defaultLocale: "en_CA"),
+        Storefront(
+            code: "CAN", storefrontID: "143455", currency: "CAD", symbol: "CA$", fractionDigits: 2, defaultLocale: "en_CA"),
         Storefront(code: "AUS", storefrontID: "143460", currency: "AUD", symbol: "A$", fractionDigits: 2, defaultLocale: "en_AU"),
         Storefront(code: "KOR", storefrontID: "143466", currency: "KRW", symbol: "₩", fractionDigits: 0, defaultLocale: "ko_KR"),
-        Storefront(code: "HKG", storefrontID: "143463", currency: "HKD", symbol: "HK$", fractionDigits: 2, defaultLocale: "zh_HK"),
-        Storefront(code: "TWN", storefrontID: "143470", currency: "TWD", symbol: "NT$", fractionDigits: 2, defaultLocale: "zh_TW"),
+        Storefront(
+            code: "HKG", storefrontID: "143463", currency: "HKD", symbol: "HK$", fractionDigits: 2, defaultLocale: "zh_HK"),
+        Storefront(
+            code: "TWN", storefrontID: "143470", currency: "TWD", symbol: "NT$", fractionDigits: 2, defaultLocale: "zh_TW"),
     ]
 
     /// The storefront with this code (case-insensitive), or nil.

@@ -44,7 +44,8 @@ struct JSONValueDecoder: Decoder {
 
         func child(_ key: Key) throws -> JSONValueDecoder {
             guard let v = members[key.stringValue] else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing key '\(key.stringValue)'"))
+                throw DecodingError.keyNotFound(
+                    key, .init(codingPath: codingPath, debugDescription: "missing key '\(key.stringValue)'"))
             }
             return JSONValueDecoder(v, codingPath: codingPath + [key])
         }
@@ -58,13 +59,17 @@ struct JSONValueDecoder: Decoder {
             return try T(from: JSONValueDecoder(v, codingPath: codingPath + [key]))
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             try child(key).container(keyedBy: type)
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
 
-        func superDecoder() throws -> any Decoder { JSONValueDecoder(.object(members.map { ($0.key, $0.value) }), codingPath: codingPath) }
+        func superDecoder() throws -> any Decoder {
+            JSONValueDecoder(.object(members.map { ($0.key, $0.value) }), codingPath: codingPath)
+        }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
     }
@@ -97,7 +102,9 @@ struct JSONValueDecoder: Decoder {
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: next()) }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+            NestedKey
+        > {
             try next().container(keyedBy: type)
         }
 

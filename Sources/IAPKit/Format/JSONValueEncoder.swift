@@ -85,7 +85,9 @@ final class JSONValueEncoder: Encoder {
             try JSONValueEncoder.encode(value, into: node.add(key.stringValue))
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
             let child = node.add(key.stringValue)
             child.makeObject()
             return KeyedEncodingContainer(Keyed<NestedKey>(node: child))
@@ -111,7 +113,8 @@ final class JSONValueEncoder: Encoder {
         mutating func encode(_ value: String) throws { node.append().set(.string(value)) }
         mutating func encode<T: Encodable>(_ value: T) throws { try JSONValueEncoder.encode(value, into: node.append()) }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey>
+        {
             let child = node.append()
             child.makeObject()
             return KeyedEncodingContainer(Keyed<NestedKey>(node: child))

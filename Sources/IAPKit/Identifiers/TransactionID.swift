@@ -26,7 +26,8 @@ public struct TransactionID: Hashable, Comparable, Sendable, CustomStringConvert
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = TransactionID(parsing: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad transaction id '\(text)'"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "bad transaction id '\(text)'"))
         }
         self = id
     }

@@ -31,7 +31,10 @@ public struct Download: Hashable, Sendable, Codable {
     /// The error of a failed download.
     public var error: TransactionError?
 
-    public init(contentIdentifier: String, contentVersion: String, state: DownloadState = .waiting, downloadedBytes: Int64 = 0, contentLength: Int64, error: TransactionError? = nil) {
+    public init(
+        contentIdentifier: String, contentVersion: String, state: DownloadState = .waiting, downloadedBytes: Int64 = 0,
+        contentLength: Int64, error: TransactionError? = nil
+    ) {
         self.contentIdentifier = contentIdentifier
         self.contentVersion = contentVersion
         self.state = state

@@ -157,7 +157,8 @@ public indirect enum EventKind: Hashable, Sendable {
             .transactionRevoked(let t, _), .transactionDeleted(let t):
             return t
         case .download, .contentDownload, .storePayment, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared,
-            .productConsumed, .clockAdvanced, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed, .gracePeriodExpired,
+            .productConsumed, .clockAdvanced, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed,
+            .gracePeriodExpired,
             .subscriptionExpired, .transactionsCleared:
             return nil
         case .receipt(let e): return e.transaction

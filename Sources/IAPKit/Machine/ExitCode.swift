@@ -26,9 +26,12 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     public var meaning: String {
         switch self {
         case .success: return "done as asked"
-        case .declined: return "the simulated store said no: payment failed or cancelled, verification failed, download failed, payments not allowed"
+        case .declined:
+            return
+                "the simulated store said no: payment failed or cancelled, verification failed, download failed, payments not allowed"
         case .notFound: return "not found: unknown product, transaction, download"
-        case .notAllowed: return "not allowed in this state: finishing a purchasing/deferred/finished transaction, approving a non-deferred one"
+        case .notAllowed:
+            return "not allowed in this state: finishing a purchasing/deferred/finished transaction, approving a non-deferred one"
         case .pending: return "pending: the request is not complete yet (a deferred purchase)"
         case .usage: return "usage: unknown command or option, missing or malformed argument"
         case .badData: return "bad data: malformed catalog, receipt, or a store file that fails its checks"

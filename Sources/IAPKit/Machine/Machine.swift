@@ -122,7 +122,8 @@ public struct Machine: Sendable {
     }
 
     /// A new transaction for `product`, numbered from the store's counter and dated now.
-    mutating func newTransaction(_ product: Product, user: UserID?, quantity: Int, state txState: TransactionState) -> Transaction {
+    mutating func newTransaction(_ product: Product, user: UserID?, quantity: Int, state txState: TransactionState) -> Transaction
+    {
         let id = state.nextTransactionID
         state.nextTransactionID = id.next
         let storefront = Storefront.named(state.settings.storefront) ?? .usa
@@ -161,7 +162,9 @@ public struct Machine: Sendable {
 
     // MARK: - Finishing
 
-    private mutating func finish(_ ids: [TransactionID], archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
+    private mutating func finish(_ ids: [TransactionID], archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
         var seen: Set<TransactionID> = []
         var targets: [Transaction] = []
         for id in ids where seen.insert(id).inserted {

@@ -38,7 +38,8 @@ public enum SKErrorCode: Int, CaseIterable, Sendable {
         case .cloudServiceNetworkConnectionFailed: return "The device could not connect to the network."
         case .cloudServiceRevoked: return "The user has revoked permission to use this cloud service."
         case .privacyAcknowledgementRequired: return "The user has not yet acknowledged Apple's privacy policy."
-        case .unauthorizedRequestData: return "The app is attempting to use a property for which it does not have the required entitlement."
+        case .unauthorizedRequestData:
+            return "The app is attempting to use a property for which it does not have the required entitlement."
         case .invalidOfferIdentifier: return "The offer identifier is invalid."
         case .invalidSignature: return "The signature in a payment discount is not valid."
         case .missingOfferParams: return "Parameters are missing in a payment discount."

@@ -135,21 +135,26 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .paymentsAllowed: settings.paymentsAllowed = try bool()
         case .storefront:
             guard let storefront = Storefront.named(text) else {
-                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                throw StoreError.badSettingValue(
+                    key: rawValue, value: text, expected: "one of \(Storefront.all.map(\.code).joined(separator: ", "))")
             }
             settings.storefront = storefront.code
         case .locale:
             if text == "auto" {
                 settings.locale = nil
             } else {
-                let ok = text.split(separator: "_").count <= 3 && !text.isEmpty
+                let ok =
+                    text.split(separator: "_").count <= 3 && !text.isEmpty
                     && text.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || $0 == "_" }
-                guard ok else { throw StoreError.badSettingValue(key: rawValue, value: text, expected: "a locale such as en_US, or auto") }
+                guard ok else {
+                    throw StoreError.badSettingValue(key: rawValue, value: text, expected: "a locale such as en_US, or auto")
+                }
                 settings.locale = text
             }
         case .clockStep:
             guard let ms = ClockDuration.parseShortForm(text), ms >= 0, ms <= 86_400_000 * 366 else {
-                throw StoreError.badSettingValue(key: rawValue, value: text, expected: "a duration from 0 to 366d, such as 1s or 500ms")
+                throw StoreError.badSettingValue(
+                    key: rawValue, value: text, expected: "a duration from 0 to 366d, such as 1s or 500ms")
             }
             settings.clockStepMilliseconds = ms
         case .nonRenewingQuantity: settings.nonRenewingQuantity = try bool()

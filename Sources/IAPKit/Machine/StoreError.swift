@@ -47,11 +47,15 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             let list = closest.map(\.rawValue).joined(separator: ", ")
             return "unknown product '\(id)'; closest known: \(list) (see 'iapctl products')"
         case .productNotInStorefront(let id, let storefront, let available):
-            return "product '\(id)' is not sold in storefront \(storefront); it is priced in \(available.joined(separator: ", ")) (change with 'iapctl config set storefront CODE')"
+            return
+                "product '\(id)' is not sold in storefront \(storefront); it is priced in \(available.joined(separator: ", ")) (change with 'iapctl config set storefront CODE')"
         case .unknownTransaction(let id):
             return "unknown transaction '\(id)' (see 'iapctl queue' or 'iapctl dump')"
         case .cannotFinish(let id, let state):
-            let why = state == "purchasing" ? "a purchasing transaction cannot be finished" : "a deferred transaction is waiting for approval; approve or decline it first"
+            let why =
+                state == "purchasing"
+                ? "a purchasing transaction cannot be finished"
+                : "a deferred transaction is waiting for approval; approve or decline it first"
             return "cannot finish transaction \(id): it is \(state); \(why)"
         case .alreadyFinished(let id):
             return "cannot finish transaction \(id): it is already finished (see 'iapctl queue' for unfinished ones)"

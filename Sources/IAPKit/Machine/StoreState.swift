@@ -57,7 +57,10 @@ public struct StoreState: Hashable, Sendable, Codable {
         }
     }
 
-    public init(bundleID: String = "com.x.demo", appVersion: String = "1.0", start: Timestamp = .defaultStart, settings: Settings = Settings()) {
+    public init(
+        bundleID: String = "com.x.demo", appVersion: String = "1.0", start: Timestamp = .defaultStart,
+        settings: Settings = Settings()
+    ) {
         self.bundleID = bundleID
         self.appVersion = appVersion
         self.originalAppVersion = appVersion

@@ -10,7 +10,8 @@ enum ChecksummedFile {
     static func encode(kind: String, version: Int, body: [UInt8]) -> [UInt8] {
         let crc = CRC32C.checksum(body)
         let hex = String(crc, radix: 16)
-        let header = "iapctl-\(kind) v\(version) crc32c=\(String(repeating: "0", count: 8 - hex.count))\(hex) length=\(body.count)\n"
+        let header =
+            "iapctl-\(kind) v\(version) crc32c=\(String(repeating: "0", count: 8 - hex.count))\(hex) length=\(body.count)\n"
         return Array(header.utf8) + body
     }
 
@@ -27,11 +28,17 @@ enum ChecksummedFile {
             throw .damaged(path: path, problem: "not an iapctl \(kind) file (bad header line)")
         }
         guard version <= maximumVersion else {
-            throw .damaged(path: path, problem: "written by a newer iapctl (\(kind) format v\(version); this iapctl reads up to v\(maximumVersion)); upgrade iapctl to use this store")
+            throw .damaged(
+                path: path,
+                problem:
+                    "written by a newer iapctl (\(kind) format v\(version); this iapctl reads up to v\(maximumVersion)); upgrade iapctl to use this store"
+            )
         }
         let body = Array(bytes[(newline + 1)...])
         guard body.count == length else {
-            throw .damaged(path: path, problem: "\(body.count < length ? "truncated" : "extended"): header says \(length) bytes, file has \(body.count)")
+            throw .damaged(
+                path: path,
+                problem: "\(body.count < length ? "truncated" : "extended"): header says \(length) bytes, file has \(body.count)")
         }
         guard CRC32C.checksum(body) == crc else {
             throw .damaged(path: path, problem: "checksum mismatch: the file was damaged")

@@ -80,12 +80,15 @@ public enum Doctor {
             report.bad(store.statePath, "\(error)")
         }
         do {
-            guard let f = try PosixFile.openForReading(store.catalogPath) else { throw StoreError.damaged(path: store.catalogPath, problem: "missing") }
+            guard let f = try PosixFile.openForReading(store.catalogPath) else {
+                throw StoreError.damaged(path: store.catalogPath, problem: "missing")
+            }
             let bytes = try ChecksummedFile.decode(try f.readAll(), kind: "catalog", maximumVersion: 1, path: store.catalogPath)
             if let stateFile, SHA256.hexDigest(bytes) != stateFile.catalogSHA256 {
                 report.bad(store.catalogPath, "is not the catalog this store was created with")
             } else {
-                let catalog = try StoreCatalog.Source(name: stateFile?.catalogName ?? "catalog", bytes: bytes, contentRoot: nil).parse()
+                let catalog = try StoreCatalog.Source(name: stateFile?.catalogName ?? "catalog", bytes: bytes, contentRoot: nil)
+                    .parse()
                 report.ok(store.catalogPath, "catalog is intact (\(catalog.products.count) products)")
             }
         } catch {
@@ -114,7 +117,10 @@ public enum Doctor {
             report.ok(store.journalPath, "\(scan.latest.count) transactions and \(scan.events.count) events, every record checks")
         }
         if size > committed {
-            report.ok(store.journalPath, "\(size - committed) bytes past the committed end (a command that did not commit); ignored, and cut at the next write")
+            report.ok(
+                store.journalPath,
+                "\(size - committed) bytes past the committed end (a command that did not commit); ignored, and cut at the next write"
+            )
         }
         if let stateFile { StoreSigning.check(store, sha256: stateFile.state.signingSHA256, into: &report) }
         guard let stateFile, scan.problem == nil else { return report }
@@ -131,14 +137,18 @@ public enum Doctor {
         }
         let unfinished = scan.latest.values.filter { $0.isInQueue }.sorted { $0.id < $1.id }
         if unfinished != state.queue {
-            report.bad(store.statePath, "the queue (\(state.queue.count)) differs from the journal's unfinished transactions (\(unfinished.count))")
+            report.bad(
+                store.statePath,
+                "the queue (\(state.queue.count)) differs from the journal's unfinished transactions (\(unfinished.count))")
             consistent = false
         }
         if consistent { report.ok(store.statePath, "state agrees with the journal") }
         do {
             let index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: committed)
             var stale = 0
-            for (id, offset) in scan.latestOffset where try index.offset(of: TransactionID(id), mustExist: true) != offset { stale += 1 }
+            for (id, offset) in scan.latestOffset where try index.offset(of: TransactionID(id), mustExist: true) != offset {
+                stale += 1
+            }
             if index.rebuilt || stale > 0 {
                 report.ok(store.indexPath, "index was damaged or stale (\(stale) slots); it is derived and rebuilt automatically")
             } else {
@@ -168,7 +178,10 @@ public enum Doctor {
         let stateFile = (try? PosixFile.openForReading(store.statePath)).flatMap { $0 }.flatMap { f in
             (try? f.readAll()).flatMap { try? StateFile.decode($0, path: store.statePath) }
         }
-        if stateFile == nil { report.notes.append("state file unusable: counters, queue and ownership rebuilt from the journal; settings reset to defaults") }
+        if stateFile == nil {
+            report.notes.append(
+                "state file unusable: counters, queue and ownership rebuilt from the journal; settings reset to defaults")
+        }
         var source = StoreCatalog.Source.init(name: BuiltinCatalog.name, bytes: BuiltinCatalog.bytes, contentRoot: nil)
         if let f = try? PosixFile.openForReading(store.catalogPath), let raw = try? f.readAll(),
             let bytes = try? ChecksummedFile.decode(raw, kind: "catalog", maximumVersion: 1, path: store.catalogPath),
@@ -182,7 +195,9 @@ public enum Doctor {
         if let f = try PosixFile.openForReading(store.journalPath) {
             let journal = Journal(file: f)
             scan = Doctor.scan(journal, limit: try f.size(), resync: true)
-            if let problem = scan.problem { report.notes.append("journal: \(problem); skipped \(scan.skippedBytes) damaged bytes") }
+            if let problem = scan.problem {
+                report.notes.append("journal: \(problem); skipped \(scan.skippedBytes) damaged bytes")
+            }
         } else {
             report.notes.append("journal missing: no history to recover")
         }
@@ -202,8 +217,11 @@ public enum Doctor {
         state.replaceQueue(with: transactions.filter { $0.isInQueue })
         // Write the new store: catalog, journal, then state (the commit).
         try PosixFile.makeDirectory(destination.path)
-        state.signingSHA256 = try StoreSigning.salvage(from: store, into: destination, sha256: state.signingSHA256, notes: &report.notes)
-        try PosixFile.replaceAtomically(destination.catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: destination.path)
+        state.signingSHA256 = try StoreSigning.salvage(
+            from: store, into: destination, sha256: state.signingSHA256, notes: &report.notes)
+        try PosixFile.replaceAtomically(
+            destination.catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes),
+            directory: destination.path)
         var frames = Journal.headerBytes()
         var w = ByteWriter(capacity: 256)
         for t in transactions {
@@ -220,7 +238,9 @@ public enum Doctor {
         let journal = try PosixFile.openForWriting(destination.journalPath, truncate: true)
         try journal.write(frames, at: 0)
         try journal.sync()
-        let newState = StateFile(journalLength: UInt64(frames.count), catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes), state: state)
+        let newState = StateFile(
+            journalLength: UInt64(frames.count), catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes),
+            state: state)
         try PosixFile.replaceAtomically(destination.statePath, with: newState.encoded(), directory: destination.path)
         report.transactions = transactions.count
         report.events = events.count

@@ -41,11 +41,15 @@ final class Journal {
         }
         let version = header[8..<12].withUnsafeBytes { raw in raw.loadUnaligned(as: UInt32.self) }.littleEndian
         guard version <= Journal.formatVersion else {
-            throw .damaged(path: path, problem: "journal format \(version) is newer than this iapctl supports (\(Journal.formatVersion)); upgrade iapctl")
+            throw .damaged(
+                path: path,
+                problem: "journal format \(version) is newer than this iapctl supports (\(Journal.formatVersion)); upgrade iapctl"
+            )
         }
         let size = try file.size()
         guard size >= committedLength else {
-            throw .damaged(path: path, problem: "truncated: the store committed \(committedLength) bytes but the file has \(size)")
+            throw .damaged(
+                path: path, problem: "truncated: the store committed \(committedLength) bytes but the file has \(size)")
         }
     }
 
@@ -117,11 +121,17 @@ struct JournalReader {
         }
         guard let h = try load(offset, Journal.recordHeaderSize) else { throw damaged("runs past the committed end") }
         guard window[h] == Journal.recordMagic else { throw damaged("bad record marker") }
-        guard let type = Journal.RecordType(rawValue: window[h + 1]) else { throw damaged("unknown record type \(window[h + 1])") }
-        let length = Int(UInt32(window[h + 4]) | UInt32(window[h + 5]) << 8 | UInt32(window[h + 6]) << 16 | UInt32(window[h + 7]) << 24)
-        let stored = UInt32(window[h + 8]) | UInt32(window[h + 9]) << 8 | UInt32(window[h + 10]) << 16 | UInt32(window[h + 11]) << 24
+        guard let type = Journal.RecordType(rawValue: window[h + 1]) else {
+            throw damaged("unknown record type \(window[h + 1])")
+        }
+        let length = Int(
+            UInt32(window[h + 4]) | UInt32(window[h + 5]) << 8 | UInt32(window[h + 6]) << 16 | UInt32(window[h + 7]) << 24)
+        let stored =
+            UInt32(window[h + 8]) | UInt32(window[h + 9]) << 8 | UInt32(window[h + 10]) << 16 | UInt32(window[h + 11]) << 24
         guard length <= Journal.maximumPayload else { throw damaged("impossible length \(length)") }
-        guard let start = try load(offset, Journal.recordHeaderSize + length) else { throw damaged("runs past the committed end") }
+        guard let start = try load(offset, Journal.recordHeaderSize + length) else {
+            throw damaged("runs past the committed end")
+        }
         var crc = CRC32C.checksum(window[(start + 1)..<(start + 8)])
         crc = CRC32C.checksum(window[(start + 12)..<(start + 12 + length)], continuing: crc)
         guard crc == stored else { throw damaged("checksum mismatch") }

@@ -81,7 +81,8 @@ public final class Store {
         try journal.write(Journal.headerBytes(), at: 0)
         try journal.sync()
         let stateFile = StateFile(
-            journalLength: Journal.headerSize, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes), state: state)
+            journalLength: Journal.headerSize, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes),
+            state: state)
         try PosixFile.replaceAtomically(statePath, with: stateFile.encoded(), directory: path)
     }
 
@@ -89,7 +90,9 @@ public final class Store {
 
     /// Runs `body` with the store loaded under a shared lock: many readers at once, never while a
     /// writer is between its first write and its commit. Creates the store on first use.
-    public func read<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R) throws(StoreError) -> R {
+    public func read<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
+        throws(StoreError) -> R
+    {
         if !exists { try ensureCreated(options) }
         let lock = try FileLock.acquire(lockPath, mode: .shared, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
@@ -99,7 +102,9 @@ public final class Store {
     }
 
     /// Runs `body` with the store loaded under the exclusive lock; each `session.apply` commits.
-    public func write<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R) throws(StoreError) -> R {
+    public func write<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
+        throws(StoreError) -> R
+    {
         try PosixFile.makeDirectory(path)
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
@@ -124,18 +129,22 @@ public final class Store {
         guard let catalogHandle = try PosixFile.openForReading(catalogPath) else {
             throw .damaged(path: catalogPath, problem: "missing; the store cannot know its products")
         }
-        let catalogBytes = try ChecksummedFile.decode(try catalogHandle.readAll(), kind: "catalog", maximumVersion: 1, path: catalogPath)
+        let catalogBytes = try ChecksummedFile.decode(
+            try catalogHandle.readAll(), kind: "catalog", maximumVersion: 1, path: catalogPath)
         guard SHA256.hexDigest(catalogBytes) == stateFile.catalogSHA256 else {
             throw .damaged(path: catalogPath, problem: "is not the catalog this store was created with")
         }
         if let wanted = options.catalogFile {
             let given = try StoreCatalog.Source.read(wanted)
             guard SHA256.hexDigest(given.bytes) == stateFile.catalogSHA256 else {
-                throw .usage("store \(path) is bound to catalog '\(stateFile.catalogName)'; --catalog \(wanted) differs (use 'iapctl init --force --catalog \(wanted)' for a new store)")
+                throw .usage(
+                    "store \(path) is bound to catalog '\(stateFile.catalogName)'; --catalog \(wanted) differs (use 'iapctl init --force --catalog \(wanted)' for a new store)"
+                )
             }
         }
         let source = StoreCatalog.Source(name: stateFile.catalogName, bytes: catalogBytes, contentRoot: nil)
-        let catalog = StoreCatalog.measure(try source.parse(file: "\(catalogPath) (from \(stateFile.catalogName))"), source: source, contentPath: contentPath)
+        let catalog = StoreCatalog.measure(
+            try source.parse(file: "\(catalogPath) (from \(stateFile.catalogName))"), source: source, contentPath: contentPath)
         let journalFile: PosixFile
         if writable {
             journalFile = try PosixFile.openForWriting(journalPath)

@@ -23,7 +23,9 @@ enum StoreCatalog {
             guard let file = try PosixFile.openForReading(path) else {
                 throw .unreadable(path: path, reason: "no such file (give a catalog .json or .storekit file)")
             }
-            guard !PosixFile.isDirectory(path) else { throw .unreadable(path: path, reason: "is a directory, not a catalog file") }
+            guard !PosixFile.isDirectory(path) else {
+                throw .unreadable(path: path, reason: "is a directory, not a catalog file")
+            }
             return Source(name: path, bytes: try file.readAll(), contentRoot: PosixFile.parentDirectory(of: path))
         }
 
@@ -40,19 +42,31 @@ enum StoreCatalog {
     /// mapped to iapctl names) to a new store. `fault` entries (`"purchase paymentCancelled"`)
     /// arm faults that fire every time, as an enabled `_storeKitErrors` entry does in Xcode.
     /// A setting this iapctl does not know is an error naming it, never silently dropped.
-    static func apply(_ settings: [(key: String, value: String)], to state: inout StoreState, catalogName: String) throws(StoreError) {
+    static func apply(_ settings: [(key: String, value: String)], to state: inout StoreState, catalogName: String)
+        throws(StoreError)
+    {
         for (key, value) in settings {
             if key == "fault" {
                 let parts = value.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let point = FaultPoint(rawValue: parts[0]), let error = TransactionError(spec: parts[1]) else {
-                    throw .badCatalog(CatalogError(file: catalogName, keyPath: "settings.fault", problem: "bad fault '\(value)'; write 'POINT ERROR' with POINT one of \(FaultPoint.names.joined(separator: ", "))"))
+                guard parts.count == 2, let point = FaultPoint(rawValue: parts[0]), let error = TransactionError(spec: parts[1])
+                else {
+                    throw .badCatalog(
+                        CatalogError(
+                            file: catalogName, keyPath: "settings.fault",
+                            problem:
+                                "bad fault '\(value)'; write 'POINT ERROR' with POINT one of \(FaultPoint.names.joined(separator: ", "))"
+                        ))
                 }
-                state.faults.append(Fault(id: state.nextFaultID, point: point, error: error, remaining: Int(Int32.max), productID: nil))
+                state.faults.append(
+                    Fault(id: state.nextFaultID, point: point, error: error, remaining: Int(Int32.max), productID: nil))
                 state.nextFaultID += 1
                 continue
             }
             guard let setting = SettingKey(rawValue: key) else {
-                throw .badCatalog(CatalogError(file: catalogName, keyPath: "settings.\(key)", problem: "unknown setting '\(key)'; known: \(SettingKey.names.joined(separator: ", "))"))
+                throw .badCatalog(
+                    CatalogError(
+                        file: catalogName, keyPath: "settings.\(key)",
+                        problem: "unknown setting '\(key)'; known: \(SettingKey.names.joined(separator: ", "))"))
             }
             try setting.set(value, in: &state.settings)
         }
@@ -90,12 +104,17 @@ enum StoreCatalog {
                 let root = (source.contentRoot ?? ".") + "/" + content.path
                 let files = listFiles(root)
                 guard !files.isEmpty else {
-                    throw .badCatalog(CatalogError(file: source.name, product: product.id.rawValue, keyPath: "hostedContent", problem: "content path '\(content.path)' has no files next to the catalog"))
+                    throw .badCatalog(
+                        CatalogError(
+                            file: source.name, product: product.id.rawValue, keyPath: "hostedContent",
+                            problem: "content path '\(content.path)' has no files next to the catalog"))
                 }
                 for relative in files {
                     let from = relative.isEmpty ? root : root + "/" + relative
                     let to = contentPath + "/" + content.path + (relative.isEmpty ? "" : "/" + relative)
-                    guard let input = try PosixFile.openForReading(from) else { throw .unreadable(path: from, reason: "vanished while copying") }
+                    guard let input = try PosixFile.openForReading(from) else {
+                        throw .unreadable(path: from, reason: "vanished while copying")
+                    }
                     try PosixFile.makeDirectory(PosixFile.parentDirectory(of: to))
                     let output = try PosixFile.openForWriting(to, truncate: true)
                     try output.write(try input.readAll(), at: 0)

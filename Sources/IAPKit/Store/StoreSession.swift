@@ -29,7 +29,8 @@ public final class StoreSession {
         self.stateFile = stateFile
         self.writable = writable
         index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: stateFile.journalLength)
-        archive = StoreArchive(journal: journal, index: index, committedLength: stateFile.journalLength, nextID: stateFile.state.nextTransactionID)
+        archive = StoreArchive(
+            journal: journal, index: index, committedLength: stateFile.journalLength, nextID: stateFile.state.nextTransactionID)
     }
 
     /// How many bytes of journal are committed (for tests and `doctor`).
@@ -94,7 +95,8 @@ public final class StoreSession {
         } catch {
             warnings.append("could not update \(indexPath) (\(error)); it will be rebuilt from the journal")
         }
-        archive = StoreArchive(journal: journal, index: index, committedLength: next.journalLength, nextID: next.state.nextTransactionID)
+        archive = StoreArchive(
+            journal: journal, index: index, committedLength: next.journalLength, nextID: next.state.nextTransactionID)
     }
 
     /// History as seen in the middle of a batch: transactions the batch changed, then the store.
@@ -118,7 +120,9 @@ public final class StoreSession {
 
     /// Every transaction the filter accepts, oldest first, calling `body` for each; history is
     /// read through a bounded window so memory stays flat however large the store is.
-    public func forEachTransaction(_ filter: TransactionFilter = TransactionFilter(), _ body: (Transaction) throws(StoreError) -> Void) throws(StoreError) {
+    public func forEachTransaction(
+        _ filter: TransactionFilter = TransactionFilter(), _ body: (Transaction) throws(StoreError) -> Void
+    ) throws(StoreError) {
         var reader = JournalReader(journal: journal, limit: stateFile.journalLength)
         var id = TransactionID.first
         let end = state.nextTransactionID
@@ -130,7 +134,11 @@ public final class StoreSession {
             // Every id below the counter was committed with its record: one missing from the
             // whole journal is damage, never a transaction to skip quietly.
             guard let offset = try index.offset(of: id, mustExist: true) else {
-                throw .damaged(path: journal.path, problem: "transaction \(id) is missing (the state counts \(end.rawValue - TransactionID.first.rawValue) transactions)")
+                throw .damaged(
+                    path: journal.path,
+                    problem:
+                        "transaction \(id) is missing (the state counts \(end.rawValue - TransactionID.first.rawValue) transactions)"
+                )
             }
             let t = try reader.transaction(at: offset)
             guard t.id == id else {

@@ -53,7 +53,9 @@ final class TransactionIndex {
             let version = raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
             let covered = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian
             let crc = raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian
-            guard version <= formatVersion, CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<24])) == crc else { return nil }
+            guard version <= formatVersion, CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<24])) == crc else {
+                return nil
+            }
             return covered
         }
     }
@@ -138,8 +140,10 @@ final class TransactionIndex {
         }
         let i = Int(slotOffset - slotWindowStart)
         let (offset, check) = slotWindow.withUnsafeBytes { raw in
-            (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian,
-             raw.loadUnaligned(fromByteOffset: i + 8, as: UInt32.self).littleEndian)
+            (
+                raw.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian,
+                raw.loadUnaligned(fromByteOffset: i + 8, as: UInt32.self).littleEndian
+            )
         }
         if offset == 0 && check == 0 { return nil }
         guard check == TransactionIndex.slotCheck(id: id.rawValue, offset: offset), offset < coveredLength else {

@@ -166,10 +166,14 @@ enum TransactionRecordCodec {
                     else { return nil }
                     var error: TransactionError?
                     if hasError == 1 {
-                        guard let d = inner.string(), let c = inner.svarint(), let nm = inner.string(), let m = inner.string() else { return nil }
+                        guard let d = inner.string(), let c = inner.svarint(), let nm = inner.string(), let m = inner.string()
+                        else { return nil }
                         error = TransactionError(domain: d, code: Int(truncatingIfNeeded: c), name: nm, message: m)
                     }
-                    downloads.append(Download(contentIdentifier: cid, contentVersion: version, state: state, downloadedBytes: done, contentLength: length, error: error))
+                    downloads.append(
+                        Download(
+                            contentIdentifier: cid, contentVersion: version, state: state, downloadedBytes: done,
+                            contentLength: length, error: error))
                     continue
                 }
                 guard let text = r.string() else { return nil }

@@ -4,10 +4,14 @@ public enum ClockDuration {
     /// Milliseconds for a short-form duration, or nil when `text` is not one.
     public static func parseShortForm(_ text: String) -> Int64? {
         if text == "0" { return 0 }
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("w", 604_800_000)]
+        let units: [(String, Int64)] = [
+            ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("w", 604_800_000),
+        ]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
             let number = text.dropLast(suffix.count)
-            guard !number.isEmpty, number.count <= 12, number.allSatisfy(\.isASCIIDigitCharacter), let n = Int64(number) else { continue }
+            guard !number.isEmpty, number.count <= 12, number.allSatisfy(\.isASCIIDigitCharacter), let n = Int64(number) else {
+                continue
+            }
             return n * scale
         }
         return nil

@@ -22,7 +22,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// RFC 3339 in UTC: `2026-01-01T00:00:00Z`, with `.123` only when there are milliseconds.
     public var rfc3339: String {
         let c = CivilTime(self)
-        var text = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+        var text =
+            "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if c.millisecond != 0 { text += ".\(pad(c.millisecond, 3))" }
         return text + "Z"
     }
@@ -115,7 +116,9 @@ public struct CivilTime: Equatable, Sendable {
         millisecond = rest % 1000
     }
 
-    public init(year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millisecond: Int64 = 0) {
+    public init(
+        year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millisecond: Int64 = 0
+    ) {
         (self.year, self.month, self.day) = (year, month, day)
         (self.hour, self.minute, self.second, self.millisecond) = (hour, minute, second, millisecond)
     }

@@ -52,12 +52,17 @@ struct CatalogCommandTests {
         #expect(json == builtin, "the built-in catalog writes back byte for byte")
     }
 
-    @Test("bad catalog files", arguments: [
-        (["catalog", "convert", "/nonexistent.storekit"], 66 as Int32, "error: cannot read '/nonexistent.storekit': no such file"),
-        (["catalog", "show", "/"], 66, "error: cannot read '/'"),
-        (["catalog", "convert"], 64, "error: missing argument <FILE> for 'catalog convert'"),
-        (["catalog", "frob"], 64, "error: unknown subcommand 'frob' for 'catalog'"),
-    ])
+    @Test(
+        "bad catalog files",
+        arguments: [
+            (
+                ["catalog", "convert", "/nonexistent.storekit"], 66 as Int32,
+                "error: cannot read '/nonexistent.storekit': no such file"
+            ),
+            (["catalog", "show", "/"], 66, "error: cannot read '/'"),
+            (["catalog", "convert"], 64, "error: missing argument <FILE> for 'catalog convert'"),
+            (["catalog", "frob"], 64, "error: unknown subcommand 'frob' for 'catalog'"),
+        ])
     func bad(arguments: [String], code: Int32, message: String) {
         let h = CLIHarness()
         let r = h.run(arguments, useStore: false)
@@ -68,7 +73,10 @@ struct CatalogCommandTests {
     @Test("a malformed .storekit file exits 65 naming the key path")
     func malformed() {
         let h = CLIHarness()
-        h.write("bad.storekit", #"{"version":{"major":3,"minor":0},"products":[{"productID":"a","type":"Consumable","displayPrice":"x","localizations":[]}],"settings":{}}"#)
+        h.write(
+            "bad.storekit",
+            #"{"version":{"major":3,"minor":0},"products":[{"productID":"a","type":"Consumable","displayPrice":"x","localizations":[]}],"settings":{}}"#
+        )
         let r = h.run(["init", "--catalog", h.path("bad.storekit")])
         #expect(r.code == 65, "\(r)")
         #expect(r.stderr.contains("products[0]"), "\(r)")

@@ -41,7 +41,10 @@ struct DurabilityTests {
                 // Killed: the store is as before the command, or as after it; never between.
                 let grew = after.count - before.count
                 #expect(grew >= 0, "round \(round): transactions vanished")
-                for (id, finished) in before { #expect(after[id] != nil && (after[id] == finished || after[id] == true), "round \(round): \(id) changed badly") }
+                for (id, finished) in before {
+                    #expect(
+                        after[id] != nil && (after[id] == finished || after[id] == true), "round \(round): \(id) changed badly")
+                }
             } else {
                 try #require(result.code == 0, "round \(round) \(arguments): \(result)")
                 let json = try #require(result.json)

@@ -30,7 +30,8 @@ struct KillNineEveryWriteTests {
             var arguments: [String]
             var downloadID: String?
             switch kind {
-            case "buy": arguments = ["buy", ["com.x.coin42", "com.x.noads", "com.x.vip1"].randomElement(using: &random)!, "--json"]
+            case "buy":
+                arguments = ["buy", ["com.x.coin42", "com.x.noads", "com.x.vip1"].randomElement(using: &random)!, "--json"]
             case "finish": arguments = ["finish", "--all", "--json"]
             case "restore": arguments = ["restore", "--json"]
             case "clock": arguments = ["clock", "advance", ["P1D", "P1M", "36h"].randomElement(using: &random)!, "--json"]
@@ -76,7 +77,9 @@ struct KillNineEveryWriteTests {
             #expect(clock >= ack.clock, "round \(round): the clock went back")
             for id in ack.downloaded {
                 let downloads = try #require(h.run(["downloads", id, "--json"]).json?.arrayValue)
-                #expect(downloads.allSatisfy { $0["state"] == .string("finished") }, "round \(round): downloads of \(id) not finished")
+                #expect(
+                    downloads.allSatisfy { $0["state"] == .string("finished") }, "round \(round): downloads of \(id) not finished"
+                )
             }
             ack.downloaded.removeAll()  // Later finishes may legitimately move on from them.
         }

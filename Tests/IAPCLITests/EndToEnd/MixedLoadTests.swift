@@ -39,7 +39,7 @@ struct MixedLoadTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", script, CLIHarness.binary, h.store]
-            FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: output)
             try process.run()
             processes.append((process, output))
@@ -60,7 +60,9 @@ struct MixedLoadTests {
                     if command.hasPrefix("dump") {
                         dumps += 1
                         _ = Self.checkSnapshot(out, "a dump")
-                    } else if rc == 0, command.hasPrefix("buy") || command.hasPrefix("restore"), let json = try? JSONParser.parse(out) {
+                    } else if rc == 0, command.hasPrefix("buy") || command.hasPrefix("restore"),
+                        let json = try? JSONParser.parse(out)
+                    {
                         for t in json.arrayValue ?? [json] { acknowledged.append(t["transactionIdentifier"]!.stringValue!) }
                     }
                     body = []

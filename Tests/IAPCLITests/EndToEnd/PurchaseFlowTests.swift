@@ -1,7 +1,8 @@
-@testable import IAPCLI
 import Foundation
 import IAPKit
 import Testing
+
+@testable import IAPCLI
 
 /// The foundation's commands, end to end through the built binary: stdout, stderr, exit code.
 @Suite("Purchase flows, end to end")
@@ -9,7 +10,9 @@ struct PurchaseFlowTests {
     @Test("products: localized prices per storefront and invalid ids")
     func products() throws {
         let h = CLIHarness()
-        for (storefront, price, title) in [("USA", "$0.99", "42 Gold Coins"), ("CHN", "¥6.00", "42金币"), ("JPN", "¥120", "42ゴールドコイン")] {
+        for (storefront, price, title) in [
+            ("USA", "$0.99", "42 Gold Coins"), ("CHN", "¥6.00", "42金币"), ("JPN", "¥120", "42ゴールドコイン"),
+        ] {
             let r = h.run(["products", "com.x.coin42", "com.x.none", "--storefront", storefront, "--json"])
             #expect(r.code == 0, "\(r)")
             let json = try #require(r.json)
@@ -20,12 +23,15 @@ struct PurchaseFlowTests {
             #expect(json["invalidProductIdentifiers"] == .array([.string("com.x.none")]))
         }
         let all = try #require(h.run(["products", "--json"]).json?["products"]?.arrayValue)
-        #expect(Set(all.compactMap { $0["type"]?.stringValue }) == ["consumable", "nonConsumable", "autoRenewable", "nonRenewing"])
+        #expect(
+            Set(all.compactMap { $0["type"]?.stringValue }) == ["consumable", "nonConsumable", "autoRenewable", "nonRenewing"])
         let vip2 = try #require(all.first { $0["productIdentifier"] == .string("com.x.vip2") })
         #expect(vip2["subscriptionPeriod"] == .string("P3M"))
         #expect(vip2["subscriptionGroupIdentifier"] == .string("vip"))
         let text = h.run(["products", "com.x.coin42"])
-        #expect(text.stdout == "PRODUCT       TYPE        PRICE  PERIOD  TITLE\ncom.x.coin42  consumable  $0.99  -       42 Gold Coins\n")
+        #expect(
+            text.stdout
+                == "PRODUCT       TYPE        PRICE  PERIOD  TITLE\ncom.x.coin42  consumable  $0.99  -       42 Gold Coins\n")
         // The store's storefront setting decides too.
         #expect(h.run(["config", "set", "storefront", "CHN"]).code == 0)
         let chn = try #require(h.run(["products", "com.x.coin42", "--json"]).json?["products"]?.arrayValue?.first)
@@ -53,7 +59,10 @@ struct PurchaseFlowTests {
         #expect(h.run(["queue"]).stdout == "the queue is empty\n")
         let again = h.run(["finish", "2000000000000001"])
         #expect(again.code == 4)
-        #expect(again.stderr == "error: cannot finish transaction 2000000000000001: it is already finished (see 'iapctl queue' for unfinished ones)\n")
+        #expect(
+            again.stderr
+                == "error: cannot finish transaction 2000000000000001: it is already finished (see 'iapctl queue' for unfinished ones)\n"
+        )
     }
 
     @Test("payments not allowed: exit 1 with a failed transaction that stays queued")
@@ -103,9 +112,15 @@ struct PurchaseFlowTests {
         #expect(h.run(["dump", "--state", "failed"]).stdout == "[]\n")
         #expect(h.run(["dump", "--user", "nobody"]).json?.arrayValue?.count == 0)
         let launch = h.run(["launch", "--json"])
-        #expect(launch.json?.arrayValue?.compactMap { $0["transactionIdentifier"]?.stringValue } == ["2000000000000002", "2000000000000003"])
+        #expect(
+            launch.json?.arrayValue?.compactMap { $0["transactionIdentifier"]?.stringValue } == [
+                "2000000000000002", "2000000000000003",
+            ])
         let events = h.run(["events", "--since", "6"]).stdout.split(separator: "\n").map { try! JSONParser.parse(String($0)) }
-        #expect(events.map { $0["name"]!.stringValue! } == ["transactionFinished", "appLaunched", "transactionRedelivered", "transactionRedelivered"])
+        #expect(
+            events.map { $0["name"]!.stringValue! } == [
+                "transactionFinished", "appLaunched", "transactionRedelivered", "transactionRedelivered",
+            ])
         #expect(events.map { $0["seq"]! } == [.number("7"), .number("8"), .number("9"), .number("10")])
     }
 
@@ -143,7 +158,10 @@ struct PurchaseFlowTests {
     @Test("init options and the sha256 command")
     func initAndSha() throws {
         let h = CLIHarness()
-        let r = h.run(["init", "--bundle-id", "com.example.app", "--app-version", "2.1", "--storefront", "JPN", "--start-date", "2030-05-01T12:00:00+02:00", "--json"])
+        let r = h.run([
+            "init", "--bundle-id", "com.example.app", "--app-version", "2.1", "--storefront", "JPN", "--start-date",
+            "2030-05-01T12:00:00+02:00", "--json",
+        ])
         #expect(r.code == 0, "\(r)")
         #expect(r.json?["clock"] == .string("2030-05-01T10:00:00Z"))
         #expect(r.json?["storefront"] == .string("JPN"))
@@ -156,7 +174,9 @@ struct PurchaseFlowTests {
         #expect(sha.stdout == SHA256.hexDigest(Array("Handsome Jon".utf8)) + "\n")
     }
 
-    @Test("SHA-256 agrees with openssl dgst -sha256", arguments: ["", "abc", "Handsome Jon", "金币 and emoji 🪙", String(repeating: "x", count: 1000)])
+    @Test(
+        "SHA-256 agrees with openssl dgst -sha256",
+        arguments: ["", "abc", "Handsome Jon", "金币 and emoji 🪙", String(repeating: "x", count: 1000)])
     func sha256MatchesOpenSSL(text: String) throws {
         let h = CLIHarness()
         let ours = h.run(["sha256", text], useStore: false).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -183,10 +203,13 @@ struct PurchaseFlowTests {
         #expect(h.run(["finish", "--all"]).code == 0)
         var state = h.bytes("store/state")
         state[state.count - 20] ^= 0x20
-        FileManager.default.createFile(atPath: h.store + "/state", contents: Data(state))
+        _ = FileManager.default.createFile(atPath: h.store + "/state", contents: Data(state))
         let r = h.run(["queue"])
         #expect(r.code == 65)
-        #expect(r.stderr == "error: \(h.store)/state: checksum mismatch: the file was damaged (run 'iapctl doctor' to inspect and salvage)\n")
+        #expect(
+            r.stderr
+                == "error: \(h.store)/state: checksum mismatch: the file was damaged (run 'iapctl doctor' to inspect and salvage)\n"
+        )
         let doctor = h.run(["doctor"])
         #expect(doctor.code == 65)
         #expect(doctor.stdout.contains("BAD  \(h.store)/state"))

@@ -54,7 +54,8 @@ final class CLIHarness {
     /// Runs the real binary with `--store` set to this harness's store (unless `useStore` is
     /// false), in the harness directory, with `stdin` piped in.
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, useStore: Bool = true, environment: [String: String] = [:]) -> CLIResult {
+    func run(_ arguments: [String], stdin: String? = nil, useStore: Bool = true, environment: [String: String] = [:]) -> CLIResult
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIHarness.binary)
         process.arguments = (useStore ? ["--store", store] : []) + arguments
@@ -89,7 +90,8 @@ final class CLIHarness {
         process.waitUntilExit()
         // A process killed by a signal reports 128 + the signal, as shells do.
         let code = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return CLIResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), code: code)
+        return CLIResult(
+            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), code: code)
     }
 
     /// Runs a command line in-process through `IAPCLI.run` (no fork), for long sequences.
@@ -97,7 +99,9 @@ final class CLIHarness {
     func runInProcess(_ arguments: [String], stdin: String = "") -> CLIResult {
         let out = BufferConsole()
         let err = BufferConsole()
-        let code = IAPCLI.run(arguments: ["--store", store] + arguments, environment: [:], stdout: out, stderr: err, standardInput: { Array(stdin.utf8) })
+        let code = IAPCLI.run(
+            arguments: ["--store", store] + arguments, environment: [:], stdout: out, stderr: err,
+            standardInput: { Array(stdin.utf8) })
         return CLIResult(stdout: out.text, stderr: err.text, code: code.rawValue)
     }
 

@@ -12,11 +12,15 @@ struct FormatTests {
         #expect(v.serialized() == #"{"b":1,"a":[true,null,"xé🪙"],"c":0.990,"d":-1e3}"#)
     }
 
-    @Test("malformed JSON fails with the byte offset", arguments: [
-        ("", 0, "a value"), ("{", 1, "a string key"), (#"{"a" 1}"#, 5, "':'"), ("[1,]", 3, "a value"),
-        (#"{"a":1,"a":2}"#, 7, "a key other than the duplicate 'a'"), ("01", 1, "end of input"), ("\"\u{01}\"", 1, "an escaped control character"),
-        (#""\ud800""#, 7, "a low surrogate escape"), ("tru", 0, "'true'"), ("1.", 2, "a digit after '.'"), ("[1] x", 4, "end of input"),
-    ])
+    @Test(
+        "malformed JSON fails with the byte offset",
+        arguments: [
+            ("", 0, "a value"), ("{", 1, "a string key"), (#"{"a" 1}"#, 5, "':'"), ("[1,]", 3, "a value"),
+            (#"{"a":1,"a":2}"#, 7, "a key other than the duplicate 'a'"), ("01", 1, "end of input"),
+            ("\"\u{01}\"", 1, "an escaped control character"),
+            (#""\ud800""#, 7, "a low surrogate escape"), ("tru", 0, "'true'"), ("1.", 2, "a digit after '.'"),
+            ("[1] x", 4, "end of input"),
+        ])
     func parserErrors(text: String, offset: Int, expected: String) {
         #expect(throws: JSONParseError(offset: offset, expected: expected)) { try JSONParser.parse(text) }
     }
@@ -47,35 +51,48 @@ struct FormatTests {
         #expect(w.string == #"{"s":"q\"b\\n\n\t\u0001é","a":[-5,"2000000000000001",{},null],"t":true}"#)
     }
 
-    @Test("RFC 3339 round trips and rejects garbage", arguments: [
-        ("2026-01-01T00:00:00Z", 1_767_225_600_000 as Int64), ("2026-01-01", 1_767_225_600_000), ("2024-02-29T23:59:59.5Z", 1_709_251_199_500),
-        ("2026-01-01T08:00:00+08:00", 1_767_225_600_000), ("1970-01-01T00:00:00Z", 0), ("2099-12-31T23:59:59Z", 4_102_444_799_000),
-    ])
+    @Test(
+        "RFC 3339 round trips and rejects garbage",
+        arguments: [
+            ("2026-01-01T00:00:00Z", 1_767_225_600_000 as Int64), ("2026-01-01", 1_767_225_600_000),
+            ("2024-02-29T23:59:59.5Z", 1_709_251_199_500),
+            ("2026-01-01T08:00:00+08:00", 1_767_225_600_000), ("1970-01-01T00:00:00Z", 0),
+            ("2099-12-31T23:59:59Z", 4_102_444_799_000),
+        ])
     func rfc3339(text: String, ms: Int64) throws {
         let t = try #require(Timestamp(rfc3339: text))
         #expect(t.milliseconds == ms)
         #expect(Timestamp(rfc3339: t.rfc3339) == t)
     }
 
-    @Test("bad dates", arguments: ["", "2026-13-01", "2025-02-29", "2026-01-01T24:00:00Z", "2026-01-01T00:00:00", "2026-01-01T00:00:00+8", "x026-01-01", "2026-01-01T00:00:00.Z"])
+    @Test(
+        "bad dates",
+        arguments: [
+            "", "2026-13-01", "2025-02-29", "2026-01-01T24:00:00Z", "2026-01-01T00:00:00", "2026-01-01T00:00:00+8", "x026-01-01",
+            "2026-01-01T00:00:00.Z",
+        ])
     func badDates(text: String) {
         #expect(Timestamp(rfc3339: text) == nil)
     }
 
-    @Test("calendar months clamp the day", arguments: [
-        ("2026-01-31T00:00:00Z", "P1M", "2026-02-28T00:00:00Z"), ("2024-01-31T00:00:00Z", "P1M", "2024-02-29T00:00:00Z"),
-        ("2026-11-30T10:00:00Z", "P3M", "2027-02-28T10:00:00Z"), ("2024-02-29T00:00:00Z", "P1Y", "2025-02-28T00:00:00Z"),
-        ("2026-01-01T00:00:00Z", "P1W", "2026-01-08T00:00:00Z"),
-    ])
+    @Test(
+        "calendar months clamp the day",
+        arguments: [
+            ("2026-01-31T00:00:00Z", "P1M", "2026-02-28T00:00:00Z"), ("2024-01-31T00:00:00Z", "P1M", "2024-02-29T00:00:00Z"),
+            ("2026-11-30T10:00:00Z", "P3M", "2027-02-28T10:00:00Z"), ("2024-02-29T00:00:00Z", "P1Y", "2025-02-28T00:00:00Z"),
+            ("2026-01-01T00:00:00Z", "P1W", "2026-01-08T00:00:00Z"),
+        ])
     func periods(start: String, period: String, end: String) throws {
         let p = try #require(SubscriptionPeriod(iso8601: period))
         #expect(p.advance(Timestamp(rfc3339: start)!).rfc3339 == end)
     }
 
-    @Test("prices are exact and localized per storefront", arguments: [
-        ("0.99", "USA", "$0.99"), ("6", "CHN", "¥6.00"), ("120", "JPN", "¥120"), ("1299.99", "USA", "$1,299.99"),
-        ("13800", "JPN", "¥13,800"), ("0", "GBR", "£0.00"), ("1000000", "KOR", "₩1,000,000"),
-    ])
+    @Test(
+        "prices are exact and localized per storefront",
+        arguments: [
+            ("0.99", "USA", "$0.99"), ("6", "CHN", "¥6.00"), ("120", "JPN", "¥120"), ("1299.99", "USA", "$1,299.99"),
+            ("13800", "JPN", "¥13,800"), ("0", "GBR", "£0.00"), ("1000000", "KOR", "₩1,000,000"),
+        ])
     func prices(text: String, storefront: String, shown: String) throws {
         let price = try #require(Price(decimal: text))
         #expect(Storefront.named(storefront)!.localizedPrice(price) == shown)
@@ -86,7 +103,12 @@ struct FormatTests {
         #expect(Price(decimal: text) == nil)
     }
 
-    @Test("short durations", arguments: [("0", 0 as Int64), ("500ms", 500), ("1s", 1000), ("5m", 300_000), ("36h", 129_600_000), ("90d", 7_776_000_000), ("2w", 1_209_600_000)])
+    @Test(
+        "short durations",
+        arguments: [
+            ("0", 0 as Int64), ("500ms", 500), ("1s", 1000), ("5m", 300_000), ("36h", 129_600_000), ("90d", 7_776_000_000),
+            ("2w", 1_209_600_000),
+        ])
     func durations(text: String, ms: Int64) {
         #expect(ClockDuration.parseShortForm(text) == ms)
         #expect(ClockDuration.parseShortForm(ClockDuration.shortForm(milliseconds: ms)) == ms)

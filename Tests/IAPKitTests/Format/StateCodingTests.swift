@@ -1,5 +1,6 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("State file coding")
 struct StateCodingTests {

@@ -70,13 +70,15 @@ struct PurchaseTests {
         #expect(second.state == .purchased)
     }
 
-    @Test("quantity rules", arguments: [
-        ("com.x.coin42", 0, StoreError.quantityOutOfRange(0)),
-        ("com.x.coin42", 11, StoreError.quantityOutOfRange(11)),
-        ("com.x.noads", 2, StoreError.quantityNotAllowed(ProductID("com.x.noads"), .nonConsumable)),
-        ("com.x.vip2", 3, StoreError.quantityNotAllowed(ProductID("com.x.vip2"), .autoRenewable)),
-        ("com.x.vip1", 2, StoreError.quantityNotAllowed(ProductID("com.x.vip1"), .nonRenewing)),
-    ])
+    @Test(
+        "quantity rules",
+        arguments: [
+            ("com.x.coin42", 0, StoreError.quantityOutOfRange(0)),
+            ("com.x.coin42", 11, StoreError.quantityOutOfRange(11)),
+            ("com.x.noads", 2, StoreError.quantityNotAllowed(ProductID("com.x.noads"), .nonConsumable)),
+            ("com.x.vip2", 3, StoreError.quantityNotAllowed(ProductID("com.x.vip2"), .autoRenewable)),
+            ("com.x.vip1", 2, StoreError.quantityNotAllowed(ProductID("com.x.vip1"), .nonRenewing)),
+        ])
     func quantity(id: String, quantity: Int, error: StoreError) {
         var h = MachineHarness()
         #expect(throws: error) { try h.buy(id, quantity: quantity) }
@@ -92,7 +94,11 @@ struct PurchaseTests {
     @Test("unknown products are refused with the closest known ids")
     func unknownProduct() {
         var h = MachineHarness()
-        #expect(throws: StoreError.unknownProduct(ProductID("com.x.coin43"), closest: [ProductID("com.x.coin42"), ProductID("com.x.coin1386"), ProductID("com.x.coin210")])) {
+        #expect(
+            throws: StoreError.unknownProduct(
+                ProductID("com.x.coin43"),
+                closest: [ProductID("com.x.coin42"), ProductID("com.x.coin1386"), ProductID("com.x.coin210")])
+        ) {
             try h.buy("com.x.coin43")
         }
         #expect(h.events.isEmpty)
@@ -125,13 +131,16 @@ struct PurchaseTests {
         let c = try h.buy("com.x.coin686")
         try h.apply(.finish([b.id]))
         let effects = try h.apply(.launch)
-        #expect(effects.events.map(\.kind) == [.appLaunched(unfinished: 2), .transactionRedelivered(a), .transactionRedelivered(c)])
+        #expect(
+            effects.events.map(\.kind) == [.appLaunched(unfinished: 2), .transactionRedelivered(a), .transactionRedelivered(c)])
     }
 
     @Test("products requests list unknown and unpriced ids as invalid")
     func products() throws {
         var h = MachineHarness()
-        let (valid, invalid) = h.machine.productsRequest([ProductID("com.x.coin42"), ProductID("nope"), ProductID("com.x.coin42")])
+        let (valid, invalid) = h.machine.productsRequest([
+            ProductID("com.x.coin42"), ProductID("nope"), ProductID("com.x.coin42"),
+        ])
         #expect(valid.map(\.id.rawValue) == ["com.x.coin42"])
         #expect(invalid == [ProductID("nope")])
         try h.apply(.requestProducts([]))
@@ -143,7 +152,10 @@ struct PurchaseTests {
         var h = MachineHarness()
         try h.apply(.setSetting(key: "storefront", value: "jpn"))
         #expect(h.state.settings.storefront == "JPN")
-        #expect(throws: StoreError.badSettingValue(key: "storefront", value: "XXX", expected: "one of USA, CHN, JPN, GBR, DEU, FRA, CAN, AUS, KOR, HKG, TWN")) {
+        #expect(
+            throws: StoreError.badSettingValue(
+                key: "storefront", value: "XXX", expected: "one of USA, CHN, JPN, GBR, DEU, FRA, CAN, AUS, KOR, HKG, TWN")
+        ) {
             try h.apply(.setSetting(key: "storefront", value: "XXX"))
         }
         #expect(throws: StoreError.unknownSetting("storefrnt", suggestion: "storefront")) {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 /// Issue 6: every store file damaged one byte at a time (a flipped bit, a truncation, an
 /// append): the store either refuses with exit 65 or loads cleanly with exactly what it held;
@@ -42,10 +43,8 @@ struct DamageEveryByteTests {
                     try s.events(since: 0, into: &events)
                     return dump.string + events.string + "\(s.state.queue.map(\.id))\(s.state.settings)"
                 })
-        } catch let error as StoreError {
-            return .refused(error.exitCode)
         } catch {
-            return .refused(ExitCode.ioError)
+            return .refused(error.exitCode)
         }
     }
 
@@ -72,7 +71,7 @@ struct DamageEveryByteTests {
             case .truncate: bytes.removeLast(bytes.count - position)
             case .append: bytes += (0..<position).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0xA7) }
             }
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             switch Self.observe(store) {
             case .loaded(let seen):
                 #expect(seen == original, "\(file) \(kind) at \(position): loaded with different content (silent loss)")
@@ -83,7 +82,7 @@ struct DamageEveryByteTests {
             }
             // Restore the file for the next position (a clean load may have rewritten nothing:
             // readers never write).
-            FileManager.default.createFile(atPath: path, contents: Data(pristine))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(pristine))
         }
         #expect(clean + refused == positions.count)
         print("\(file) \(kind.rawValue): \(positions.count) damaged copies, \(refused) refused with 65, \(clean) loaded cleanly")

@@ -1,15 +1,23 @@
-@testable import IAPKit
 import Testing
+
+@testable import IAPKit
 
 @Suite("Journal record codec")
 struct RecordCodecTests {
     static let full = Transaction(
-        id: TransactionID(2_000_000_000_000_007), originalID: TransactionID(2_000_000_000_000_002), productID: ProductID("com.x.levelpack"),
-        productType: .nonConsumable, quantity: 3, userID: UserID("u"), state: .failed(TransactionError(.paymentCancelled)), finished: true,
+        id: TransactionID(2_000_000_000_000_007), originalID: TransactionID(2_000_000_000_000_002),
+        productID: ProductID("com.x.levelpack"),
+        productType: .nonConsumable, quantity: 3, userID: UserID("u"), state: .failed(TransactionError(.paymentCancelled)),
+        finished: true,
         date: Timestamp(milliseconds: 1_767_225_601_000), originalDate: Timestamp(milliseconds: -5), storefront: "JPN",
         price: Price(milliunits: 120_000), currency: "JPY", charged: true,
-        downloads: [Download(contentIdentifier: "levels", contentVersion: "1.0", state: .failed, downloadedBytes: 10, contentLength: 99, error: TransactionError(.unknown))],
-        expiresDate: Timestamp(milliseconds: 1), webOrderLineItemID: 77, revocationDate: Timestamp(milliseconds: 2), revocationReason: 1,
+        downloads: [
+            Download(
+                contentIdentifier: "levels", contentVersion: "1.0", state: .failed, downloadedBytes: 10, contentLength: 99,
+                error: TransactionError(.unknown))
+        ],
+        expiresDate: Timestamp(milliseconds: 1), webOrderLineItemID: 77, revocationDate: Timestamp(milliseconds: 2),
+        revocationReason: 1,
         isUpgraded: true, offer: .freeTrial, reason: .renewal, subscriptionGroup: "vip")
 
     static func roundTrip(_ t: Transaction) -> Transaction? {

@@ -87,14 +87,16 @@ struct StorePromiseTests {
         journal += [0xA7, 1, 0, 0, 200, 0, 0, 0, 1, 2, 3]
         dir.write("s/journal", journal)
         #expect(try Self.dumpAndEvents(store) == before)
-        try store.write { s throws(StoreError) in try s.apply(.launch) }
+        _ = try store.write { s throws(StoreError) in try s.apply(.launch) }
         #expect(dir.read("s/journal").count > committed)
         #expect(Doctor.check(store).isClean)
     }
 
-    @Test("damaged files are refused with the path and what is wrong", arguments: [
-        ("state", "checksum mismatch"), ("catalog", "checksum mismatch"),
-    ])
+    @Test(
+        "damaged files are refused with the path and what is wrong",
+        arguments: [
+            ("state", "checksum mismatch"), ("catalog", "checksum mismatch"),
+        ])
     func damagedWholeFiles(file: String, problem: String) throws {
         let dir = TemporaryDirectory()
         let store = Store(path: dir.path + "/s")
@@ -181,7 +183,9 @@ struct StorePromiseTests {
         #expect(Doctor.check(salvaged).isClean)
         #expect(try Self.dumpAndEvents(salvaged).0 == dump)
         // The salvaged store keeps working, with fresh ids.
-        let t = try salvaged.write { s throws(StoreError) in try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)).transactions[0] }
+        let t = try salvaged.write { s throws(StoreError) in
+            try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)).transactions[0]
+        }
         #expect(t.id == TransactionID(TransactionID.first.rawValue + 6))
     }
 
