@@ -153,19 +153,7 @@ enum JWSCommand {
                     w.beginObject()
                     w.key("valid")
                     w.bool(report.isValid)
-                    w.key("checks")
-                    w.beginArray()
-                    for check in report.checks {
-                        w.beginObject()
-                        w.key("name")
-                        w.string(check.name)
-                        w.key("verdict")
-                        w.string(check.verdict.rawValue)
-                        w.key("detail")
-                        w.string(check.detail)
-                        w.endObject()
-                    }
-                    w.endArray()
+                    ReceiptCheckJSON.writeChecks(report.checks, into: &w)
                     w.endObject()
                 } else {
                     w.null()

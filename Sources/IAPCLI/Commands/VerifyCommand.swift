@@ -75,19 +75,7 @@ enum VerifyCommand {
                     w.beginObject()
                     w.key("valid")
                     w.bool(valid)
-                    w.key("checks")
-                    w.beginArray()
-                    for check in report.checks {
-                        w.beginObject()
-                        w.key("name")
-                        w.string(check.name)
-                        w.key("verdict")
-                        w.string(check.verdict.rawValue)
-                        w.key("detail")
-                        w.string(check.detail)
-                        w.endObject()
-                    }
-                    w.endArray()
+                    ReceiptCheckJSON.writeChecks(report.checks, into: &w)
                     w.key("fault")
                     if let fault { TransactionJSON.writeError(fault, into: &w) } else { w.null() }
                     w.key("deviceIdentifier")
