@@ -12,20 +12,7 @@ public enum SubscriptionJSON {
         w.string(ProductType.autoRenewable.rawValue)
         w.key("subscriptionGroupIdentifier")
         w.string(s.group)
-        w.key("status")
-        w.string(s.status.name)
-        w.key("expiresDate")
-        TransactionJSON.optionalDate(s.expiresDate, "expiresTimestamp", into: &w)
-        w.key("autoRenewStatus")
-        w.bool(s.autoRenew)
-        w.key("autoRenewProductIdentifier")
-        w.string(s.renewalProductID.rawValue)
-        w.key("expirationIntent")
-        if let intent = s.expirationIntent { w.int(intent.rawValue) } else { w.null() }
-        w.key("isInBillingRetryPeriod")
-        w.bool(s.isInBillingRetry)
-        w.key("gracePeriodExpiresDate")
-        TransactionJSON.optionalDate(s.gracePeriodExpiresDate, "gracePeriodExpiresTimestamp", into: &w)
+        writeRenewalState(s, into: &w)
         w.key("billingRetryEndDate")
         TransactionJSON.optionalDate(s.billingRetryEndDate, "billingRetryEndTimestamp", into: &w)
         w.key("latestTransactionIdentifier")
@@ -70,20 +57,7 @@ public enum SubscriptionJSON {
         w.decimalString(s.originalID.rawValue)
         w.key("productIdentifier")
         w.string(s.productID.rawValue)
-        w.key("status")
-        w.string(s.status.name)
-        w.key("expiresDate")
-        TransactionJSON.optionalDate(s.expiresDate, "expiresTimestamp", into: &w)
-        w.key("autoRenewStatus")
-        w.bool(s.autoRenew)
-        w.key("autoRenewProductIdentifier")
-        w.string(s.renewalProductID.rawValue)
-        w.key("expirationIntent")
-        if let intent = s.expirationIntent { w.int(intent.rawValue) } else { w.null() }
-        w.key("isInBillingRetryPeriod")
-        w.bool(s.isInBillingRetry)
-        w.key("gracePeriodExpiresDate")
-        TransactionJSON.optionalDate(s.gracePeriodExpiresDate, "gracePeriodExpiresTimestamp", into: &w)
+        writeRenewalState(s, into: &w)
         w.endObject()
     }
 
@@ -122,5 +96,23 @@ public enum SubscriptionJSON {
 
     static func fractionDigits(of currency: String) -> Int {
         Storefront.all.first { $0.currency == currency }?.fractionDigits ?? 2
+    }
+
+    /// The renewal state both shapes share, in one order: status through the grace period.
+    static func writeRenewalState(_ s: Subscription, into w: inout JSONWriter) {
+        w.key("status")
+        w.string(s.status.name)
+        w.key("expiresDate")
+        TransactionJSON.optionalDate(s.expiresDate, "expiresTimestamp", into: &w)
+        w.key("autoRenewStatus")
+        w.bool(s.autoRenew)
+        w.key("autoRenewProductIdentifier")
+        w.string(s.renewalProductID.rawValue)
+        w.key("expirationIntent")
+        if let intent = s.expirationIntent { w.int(intent.rawValue) } else { w.null() }
+        w.key("isInBillingRetryPeriod")
+        w.bool(s.isInBillingRetry)
+        w.key("gracePeriodExpiresDate")
+        TransactionJSON.optionalDate(s.gracePeriodExpiresDate, "gracePeriodExpiresTimestamp", into: &w)
     }
 }
