@@ -39,7 +39,7 @@ enum InitCommand {
         }
         if let s = i.value("storefront") {
             guard Storefront.named(s) != nil else {
-                throw i.usageError("unknown storefront '\(s)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                throw i.usageError("unknown storefront '\(s)'; \(Storefront.unknownCodeHint(s))")
             }
             creation.storefront = s
         }
