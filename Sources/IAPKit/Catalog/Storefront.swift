@@ -248,12 +248,18 @@ public struct Storefront: Hashable, Sendable {
     /// The United States storefront, Xcode's and iapctl's default.
     public static let usa = named("USA")!
 
-    /// The fix for an unknown storefront code: the nearest known codes, and where the full list
-    /// is (175 codes are too many for one line).
+    /// The fix for an unknown storefront code: the alpha-3 code of an alpha-2 one (`US` is
+    /// `USA`), else the codes one letter away, and where the full list is (175 codes are too
+    /// many for one line).
     public static func unknownCodeHint(_ code: String) -> String {
-        let near = Suggestions.closest(to: code.uppercased(), among: all.map(\.code), limit: 3)
-        let guess = near.isEmpty ? "" : "did you mean \(near.map { "'\($0)'" }.joined(separator: ", "))? "
-        return guess + "use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN (all 175: docs/catalog.md)"
+        let upper = code.uppercased()
+        var near = all.filter { $0.alpha2 == upper }.map(\.code)
+        if near.isEmpty {
+            near = Array(all.map(\.code).filter { Suggestions.distance(upper, $0) == 1 }.prefix(3))
+        }
+        let guess = near.isEmpty ? "" : "did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))? "
+        return guess
+            + "use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN (all 175: docs/catalog.md)"
     }
 
     /// The price as a shopper sees it: symbol, grouped digits, the currency's decimals
