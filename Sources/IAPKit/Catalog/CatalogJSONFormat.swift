@@ -258,7 +258,8 @@ public enum CatalogJSONFormat {
             return result
         }
 
-        func introductoryOffer(_ value: JSONValue, _ path: String, anyStorefront: Bool) throws(CatalogError) -> IntroductoryOffer {
+        func introductoryOffer(_ value: JSONValue, _ path: String, anyStorefront: Bool) throws(CatalogError) -> IntroductoryOffer
+        {
             _ = try object(value, path, allowed: ["paymentMode", "period", "numberOfPeriods", "prices"])
             let modeText = try string(value["paymentMode"], "\(path).paymentMode")!
             guard let mode = IntroductoryOffer.PaymentMode(rawValue: modeText) else {

@@ -339,7 +339,7 @@ public enum StoreKitConfigurationFormat {
             }
         }
 
-    // MARK: Settings
+        // MARK: Settings
 
         mutating func settings(_ value: JSONValue?) throws(CatalogError) -> [(key: String, value: String)] {
             guard let value, value != .null else { return [] }
@@ -415,7 +415,8 @@ public enum StoreKitConfigurationFormat {
             if let rate = value["_timeRate"], rate != .null, rate != .number("0") {
                 note(
                     "settings._timeRate",
-                    "Xcode's subscription time rate \(describe(rate)) is not applied; iapctl's clock moves with 'iapctl clock advance'")
+                    "Xcode's subscription time rate \(describe(rate)) is not applied; iapctl's clock moves with 'iapctl clock advance'"
+                )
             }
             if let rate = value["_compatibilityTimeRate"], rate != .null {
                 note(
@@ -653,7 +654,8 @@ public enum StoreKitConfigurationFormat {
                     title = fallbackTitle
                     note(
                         "\(p).displayName",
-                        "product '\(product ?? "")' has no display name in \(locale); showing its reference name '\(fallbackTitle)'")
+                        "product '\(product ?? "")' has no display name in \(locale); showing its reference name '\(fallbackTitle)'"
+                    )
                 }
                 let description = try string(item["description"], "\(p).description") ?? ""
                 result.append(.init(locale: locale, title: title, description: description))
@@ -710,7 +712,8 @@ public enum StoreKitConfigurationFormat {
             if let plan = value["billingPlanType"]?.stringValue, plan != "BILLED_UPFRONT" {
                 note(
                     "\(path).billingPlanType",
-                    "introductory offer of '\(product ?? "")' belongs to billing plan \(plan); iapctl applies it to the displayPrice plan")
+                    "introductory offer of '\(product ?? "")' belongs to billing plan \(plan); iapctl applies it to the displayPrice plan"
+                )
             }
             // Xcode writes numberOfPeriods for pay-as-you-go only; the other modes last one period.
             let count =
@@ -718,7 +721,10 @@ public enum StoreKitConfigurationFormat {
             var prices: [Product.StorefrontPrice] = []
             if mode != .freeTrial {
                 let what = "the introductory offer of '\(product ?? "")'"
-                prices = [.init(storefront: storefront.code, price: try price(value["displayPrice"], "\(path).displayPrice", what: what))]
+                prices = [
+                    .init(
+                        storefront: storefront.code, price: try price(value["displayPrice"], "\(path).displayPrice", what: what))
+                ]
             }
             return IntroductoryOffer(
                 paymentMode: mode, period: period, numberOfPeriods: Int(count), prices: prices, anyStorefront: true)

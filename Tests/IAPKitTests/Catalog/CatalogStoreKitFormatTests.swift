@@ -107,7 +107,7 @@ struct CatalogStoreKitFormatTests {
         #expect(
             result.notes == [
                 "subscriptionGroups[0].localizations: 2 localization(s) of group 'Premium' read but not shown (StoreKit 1 has no group names)",
-                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 promotional offer(s) of 'com.example.premium.weekly' ('comeback') read but not simulated"
+                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 promotional offer(s) of 'com.example.premium.weekly' ('comeback') read but not simulated",
             ])
     }
 
@@ -138,7 +138,7 @@ struct CatalogStoreKitFormatTests {
             settings: ["locale=ja_JP", "storefront=JPN", "ask-to-buy=true", "fail-transactions=false", "billing-issues=true"],
             notes: [
                 "settings._timeRate: Xcode's subscription time rate 1 is not applied; iapctl's clock moves with 'iapctl clock advance'",
-                "subscriptionGroups[0].subscriptions[0].codeOffers: 1 offer code(s) of 'com.example.v2.club' ('friends') read but not simulated"
+                "subscriptionGroups[0].subscriptions[0].codeOffers: 1 offer code(s) of 'com.example.v2.club' ('friends') read but not simulated",
             ]),
         VersionCase(
             file: "Example.storekit", major: 4, minor: 0,
@@ -153,7 +153,7 @@ struct CatalogStoreKitFormatTests {
             ],
             notes: [
                 "subscriptionGroups[0].localizations: 2 localization(s) of group 'Premium' read but not shown (StoreKit 1 has no group names)",
-                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 promotional offer(s) of 'com.example.premium.weekly' ('comeback') read but not simulated"
+                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 promotional offer(s) of 'com.example.premium.weekly' ('comeback') read but not simulated",
             ]),
         VersionCase(
             file: "storekit/v5.storekit", major: 5, minor: 0,
@@ -221,7 +221,8 @@ struct CatalogStoreKitFormatTests {
         #expect(
             plus.introductoryOffer
                 == IntroductoryOffer(
-                    paymentMode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), numberOfPeriods: 1, prices: [], anyStorefront: true))
+                    paymentMode: .freeTrial, period: SubscriptionPeriod(value: 3, unit: .day), numberOfPeriods: 1, prices: [],
+                    anyStorefront: true))
     }
 
     @Test("format 6 loads with a warning when its keys parse, read with the format 5 rules")
@@ -274,7 +275,8 @@ struct CatalogStoreKitFormatTests {
         #expect(
             s.introductoryOffer
                 == IntroductoryOffer(
-                    paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), numberOfPeriods: 1, prices: [], anyStorefront: true))
+                    paymentMode: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .month), numberOfPeriods: 1, prices: [],
+                    anyStorefront: true))
         #expect(result.catalog.settings.map { "\($0.key)=\($0.value)" } == ["storefront=USA"])
     }
 

@@ -72,8 +72,12 @@ struct RealStoreKitFilesTests {
             file: "rc-integrationtests-purchasetester-v1.storekit", major: 1, minor: 1, storefront: "USA",
             products: [
                 .init("lifetime", .nonConsumable, "199.99", nil, nil, nil, nil),
-                .init("com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "subscription_group", 1, "freeTrial 1xP1W"),
-                .init("com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "subscription_group", 1, "freeTrial 1xP2W"),
+                .init(
+                    "com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "subscription_group", 1,
+                    "freeTrial 1xP1W"),
+                .init(
+                    "com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "subscription_group", 1,
+                    "freeTrial 1xP2W"),
             ],
             notes: [
                 "products[0].localizations[0].displayName: product 'lifetime' has no display name in en_US; showing its reference name 'lifetime'",
@@ -84,8 +88,12 @@ struct RealStoreKitFilesTests {
             file: "rc-legacyswiftexample-v1.storekit", major: 1, minor: 1, storefront: "USA",
             products: [
                 .init("lifetime", .nonConsumable, "199.99", nil, nil, nil, nil),
-                .init("com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "subscription_group", 1, "freeTrial 1xP1W"),
-                .init("com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "subscription_group", 1, "freeTrial 1xP2W"),
+                .init(
+                    "com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "subscription_group", 1,
+                    "freeTrial 1xP1W"),
+                .init(
+                    "com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "subscription_group", 1,
+                    "freeTrial 1xP2W"),
             ],
             notes: [
                 "products[0].localizations[0].displayName: product 'lifetime' has no display name in en_US; showing its reference name 'lifetime'",
@@ -105,7 +113,7 @@ struct RealStoreKitFilesTests {
         RealFile(
             file: "rc-magicweather-gl-test-app-v4.storekit", major: 4, minor: 0, storefront: "USA",
             products: [
-                .init("rc_3999_1y", .autoRenewable, "50", "P1Y", "premium", 1, nil),
+                .init("rc_3999_1y", .autoRenewable, "50", "P1Y", "premium", 1, nil)
             ],
             notes: []),
         RealFile(
@@ -133,7 +141,7 @@ struct RealStoreKitFilesTests {
 
             ],
             notes: [
-                "products: the file has no products (Xcode opens it empty); the catalog sells nothing until you add some",
+                "products: the file has no products (Xcode opens it empty); the catalog sells nothing until you add some"
             ]),
         RealFile(
             file: "rc-simpleapp-products-v2.storekit", major: 2, minor: 0, storefront: "ESP",
@@ -163,8 +171,12 @@ struct RealStoreKitFilesTests {
                 .init("com.revenuecat.500coins.1.99", .consumable, "1.99", nil, nil, nil, nil),
                 .init("rc_price_increase_2999_4999", .autoRenewable, "49.99", "P1M", "main subscription group", 1, nil),
                 .init("rc_1099_1m", .autoRenewable, "10.99", "P1M", "main subscription group", 1, nil),
-                .init("com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "main subscription group", 1, "freeTrial 1xP1W"),
-                .init("com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "main subscription group", 1, "freeTrial 1xP2W"),
+                .init(
+                    "com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "main subscription group", 1,
+                    "freeTrial 1xP1W"),
+                .init(
+                    "com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "main subscription group", 1,
+                    "freeTrial 1xP2W"),
                 .init("rc_3999_1y_1w0", .autoRenewable, "39.99", "P1Y", "$39.99 Annual Group", 1, nil),
             ],
             notes: [
@@ -177,9 +189,15 @@ struct RealStoreKitFilesTests {
                 .init("lifetime", .nonConsumable, "199.99", nil, nil, nil, nil),
                 .init("com.revenuecat.consumable", .consumable, "1.49", nil, nil, nil, nil),
                 .init("com.revenuecat.non_renewable", .nonRenewing, "1.69", "P1M", nil, nil, nil),
-                .init("com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "subscription_group_1", 1, "freeTrial 1xP3M"),
-                .init("com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "subscription_group_1", 1, "freeTrial 1xP2W"),
-                .init("com.revenuecat.sampleapp.monthly.12mocommitment", .autoRenewable, "11.88", "P1Y", "subscription_group_1", 1, "freeTrial 1xP1M"),
+                .init(
+                    "com.revenuecat.monthly_4.99.1_week_intro", .autoRenewable, "4.99", "P1M", "subscription_group_1", 1,
+                    "freeTrial 1xP3M"),
+                .init(
+                    "com.revenuecat.annual_39.99.2_week_intro", .autoRenewable, "39.99", "P1Y", "subscription_group_1", 1,
+                    "freeTrial 1xP2W"),
+                .init(
+                    "com.revenuecat.sampleapp.monthly.12mocommitment", .autoRenewable, "11.88", "P1Y", "subscription_group_1", 1,
+                    "freeTrial 1xP1M"),
                 .init("com.revenuecat.annual_39.99_no_trial", .autoRenewable, "39.99", "P1Y", "subscription_group_2", 1, nil),
             ],
             notes: [
@@ -192,7 +210,7 @@ struct RealStoreKitFilesTests {
         RealFile(
             file: "rc-v3loadshedder-v2.storekit", major: 2, minor: 0, storefront: "USA",
             products: [
-                .init("com.revenuecat.loadShedder.monthly", .autoRenewable, "3.99", "P1M", "loadShedder_group", 1, nil),
+                .init("com.revenuecat.loadShedder.monthly", .autoRenewable, "3.99", "P1M", "loadShedder_group", 1, nil)
             ],
             notes: [
                 "settings._timeRate: Xcode's subscription time rate 6 is not applied; iapctl's clock moves with 'iapctl clock advance'",
@@ -215,13 +233,15 @@ struct RealStoreKitFilesTests {
         #expect(result.catalog.products.map(\.id.rawValue) == f.products.map(\.id))
         for (product, expected) in zip(result.catalog.products, f.products) {
             #expect(product.type == expected.type, "\(expected.id)")
-            #expect(product.price(in: shop.code) == Price(decimal: expected.price)!.rounded(toFractionDigits: shop.fractionDigits))
+            #expect(
+                product.price(in: shop.code) == Price(decimal: expected.price)!.rounded(toFractionDigits: shop.fractionDigits))
             #expect(product.subscriptionPeriod?.iso8601 == expected.period, "\(expected.id)")
             #expect(product.subscriptionGroup == expected.group, "\(expected.id)")
             #expect(product.groupLevel == expected.level, "\(expected.id)")
             let offer = product.introductoryOffer.map { o in
                 "\(o.paymentMode.rawValue) \(o.numberOfPeriods)x\(o.period.iso8601)"
-                    + (o.paymentMode == .freeTrial ? "" : " \(o.price(in: shop.code)!.decimalString(fractionDigits: shop.fractionDigits))")
+                    + (o.paymentMode == .freeTrial
+                        ? "" : " \(o.price(in: shop.code)!.decimalString(fractionDigits: shop.fractionDigits))")
             }
             #expect(offer == expected.offer, "\(expected.id)")
             // Every product has a title in the file's locale, even where Xcode left it blank.
@@ -252,7 +272,10 @@ struct RealStoreKitFilesTests {
     @Test("the Spanish file prices in euros in Spain")
     func spanishStorefront() throws {
         let result = try Self.read("rc-simpleapp-products-v2.storekit")
-        #expect(result.catalog.settings.map { "\($0.key)=\($0.value)" } == ["locale=es_ES", "storefront=ESP", "fail-transactions=false"])
+        #expect(
+            result.catalog.settings.map { "\($0.key)=\($0.value)" } == [
+                "locale=es_ES", "storefront=ESP", "fail-transactions=false",
+            ])
         let monthly = try #require(result.catalog[ProductID("com.revenuecat.simpleapp.monthly")])
         #expect(Storefront.named("ESP")!.localizedPrice(monthly.price(in: "ESP")!) == "€0.99")
         #expect(monthly.localization(for: "es_ES").title == "Subscripción Mensual")
