@@ -88,7 +88,8 @@ public enum CatalogJSONFormat {
             }
             guard let list = root["products"] else { throw fail("products", "missing; a catalog lists its products") }
             guard let items = list.arrayValue else { throw fail("products", "expected an array, found \(list.kindName)") }
-            guard !items.isEmpty else { throw fail("products", "is empty; add at least one product") }
+            // An empty list is a catalog that sells nothing: what an empty Xcode file (which
+            // Xcode opens) converts to, so `catalog convert` output always reads back.
             var products: [Product] = []
             var seen: Set<ProductID> = []
             for (i, item) in items.enumerated() {
