@@ -19,18 +19,26 @@ let package = Package(
             dependencies: ["EmbedTool"],
             path: "Plugins/EmbedFixtures"
         ),
+        .target(name: "IAPTime", path: "Sources/IAPTime"),
+        .target(name: "IAPCrypto", dependencies: ["IAPTime"], path: "Sources/IAPCrypto"),
+        .target(name: "IAPJSON", path: "Sources/IAPJSON"),
+        .target(name: "IAPHTTP", dependencies: ["IAPJSON"], path: "Sources/IAPHTTP"),
         .target(
             name: "IAPKit",
+            dependencies: ["IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"],
             path: "Sources/IAPKit",
             plugins: ["EmbedFixtures"]
         ),
-        .target(name: "IAPCLI", dependencies: ["IAPKit"], path: "Sources/IAPCLI"),
+        .target(name: "IAPCLI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Sources/IAPCLI"),
         .executableTarget(name: "iapctl", dependencies: ["IAPCLI"], path: "Sources/iapctl"),
-        .executableTarget(name: "iapbench", dependencies: ["IAPKit", "IAPCLI"], path: "Sources/iapbench"),
-        .testTarget(name: "IAPKitTests", dependencies: ["IAPKit"], path: "Tests/IAPKitTests"),
+        .executableTarget(
+            name: "iapbench", dependencies: ["IAPKit", "IAPCLI", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"],
+            path: "Sources/iapbench"),
+        .testTarget(
+            name: "IAPKitTests", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Tests/IAPKitTests"),
         .testTarget(
             name: "IAPCLITests",
-            dependencies: ["IAPCLI", "IAPKit", "iapctl"],
+            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "iapctl"],
             path: "Tests/IAPCLITests"
         ),
     ]
@@ -57,7 +65,7 @@ if Context.environment["IAPCTL_FUZZ"] == "1" {
     ]
     package.targets += fuzzTargets.map { name in
         .executableTarget(
-            name: "fuzz-\(name)", dependencies: ["FuzzDriver", "IAPCLI", "IAPKit"], path: "Fuzz/Targets/\(name)",
+            name: "fuzz-\(name)", dependencies: ["FuzzDriver", "IAPCLI", "IAPKit", "IAPHTTP", "IAPJSON", "IAPCrypto"], path: "Fuzz/Targets/\(name)",
             linkerSettings: fuzzLinking)
     }
 }

@@ -22,4 +22,8 @@ for path in arguments.dropFirst(3) {
     source += "        (\"\(path)\", \"\(data.base64EncodedString())\"),\n"
 }
 source += "    ]\n}\n"
-try Data(source.utf8).write(to: output, options: .atomic)
+// Unchanged content leaves the file (and its date) alone, so the build system does not recompile
+// IAPKit and relink every executable after a build of another configuration reran this tool.
+if (try? Data(contentsOf: output)) != Data(source.utf8) {
+    try Data(source.utf8).write(to: output, options: .atomic)
+}

@@ -1,3 +1,4 @@
+import IAPJSON
 import IAPKit
 
 /// What a command gets to run: its parsed invocation, the consoles, the environment, and the

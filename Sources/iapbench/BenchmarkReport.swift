@@ -1,4 +1,5 @@
 import Foundation
+import IAPJSON
 import IAPKit
 
 /// Prints the figures as a table and writes them as JSON (`bench/results.json`).

@@ -1,4 +1,5 @@
 import Foundation
+import IAPJSON
 import IAPKit
 
 /// The foundation issue's figures: in-process purchase cycles, CLI cost against store size and

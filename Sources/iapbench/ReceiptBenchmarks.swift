@@ -1,4 +1,5 @@
 import Foundation
+import IAPCrypto
 import IAPKit
 
 /// Issue 5's figures: building and decoding a receipt with 10,000 in-app purchases against

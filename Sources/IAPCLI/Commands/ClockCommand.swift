@@ -1,4 +1,6 @@
+import IAPJSON
 import IAPKit
+import IAPTime
 
 /// `iapctl clock`: the store's simulated clock, and moving it forward.
 enum ClockCommand {

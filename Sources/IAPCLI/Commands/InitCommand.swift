@@ -1,4 +1,5 @@
 import IAPKit
+import IAPTime
 
 /// `iapctl init`: create a store bound to a catalog.
 enum InitCommand {

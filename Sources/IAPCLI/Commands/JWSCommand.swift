@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPKit
 
 /// `iapctl jws TXID`, `iapctl jws renewal ID` and `iapctl jws decode TOKEN|FILE|-`: StoreKit 2

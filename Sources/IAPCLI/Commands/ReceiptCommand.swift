@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPKit
 
 /// `iapctl receipt [--der FILE]` and `iapctl receipt decode FILE|-`: the store's app receipt

@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPKit
 
 /// `iapctl sha256 TEXT`: DYFStoreKit's `DYFStore_supplySHA256`.

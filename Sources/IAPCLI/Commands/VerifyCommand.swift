@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPKit
 
 /// `iapctl verify`: RMStore's local app receipt verifier, check by check (REFERENCE section 5).

@@ -1,3 +1,5 @@
+import IAPCrypto
+import IAPJSON
 import IAPKit
 
 /// `iapctl verify-receipt`: the JSON Apple's legacy verifyReceipt endpoint would answer

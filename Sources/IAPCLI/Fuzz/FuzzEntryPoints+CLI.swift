@@ -1,9 +1,10 @@
+import IAPCrypto
 import IAPKit
 
 extension FuzzEntryPoints {
     /// The scenario file parser (`iapctl run`). Every answer is well formed: lines are numbered
     /// in order within the text; an error names a line and column inside it, on one line.
-    public static func scenario(_ bytes: [UInt8]) {
+    package static func scenario(_ bytes: [UInt8]) {
         let lineCount = bytes.count { $0 == 0x0A } + 1
         do {
             let lines = try ScenarioParser.parse(bytes: bytes)
@@ -47,7 +48,7 @@ extension FuzzEntryPoints {
 
     /// The argument parser with iapctl's real command table. The input is argv, one argument a
     /// line. Every mistake is one line of text; help pages render.
-    public static func arguments(_ bytes: [UInt8]) {
+    package static func arguments(_ bytes: [UInt8]) {
         let arguments = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
             String(decoding: $0, as: UTF8.self)
         }
@@ -64,7 +65,7 @@ extension FuzzEntryPoints {
     /// built-in root. A token that parses re-encodes part for part to the text it came from
     /// (base64url decoding is canonical) and signs exactly its first two parts; verification
     /// always reports its five checks; every error is one line.
-    public static func jws(_ bytes: [UInt8]) {
+    package static func jws(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
         let jws: CompactJWS
         do {
@@ -88,7 +89,7 @@ extension FuzzEntryPoints {
 
     /// Every fuzz target, by the name of its corpus directory under `Fixtures/fuzz/` and its
     /// executable under `Fuzz/Targets/`.
-    public static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+    package static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("catalog", catalogJSON),
         ("storekit", storeKitConfiguration),
         ("json", json),

@@ -1,3 +1,4 @@
+import IAPJSON
 import IAPKit
 
 /// One line of `iapctl downloads`: a hosted download of a transaction, or self-hosted content.

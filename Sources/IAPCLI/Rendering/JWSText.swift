@@ -1,4 +1,7 @@
+import IAPCrypto
+import IAPJSON
 import IAPKit
+import IAPTime
 
 /// A decoded JWS for people: the header with each `x5c` certificate named by its subject, then
 /// the payload one member a line, nested objects indented, and dates (`...Date` members holding

@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPKit
 
 /// The text form of a decoded receipt, for people (`receipt decode` without `--json`).

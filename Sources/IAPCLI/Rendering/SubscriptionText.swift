@@ -1,4 +1,5 @@
 import IAPKit
+import IAPTime
 
 /// How subscriptions read for people: a table, or one line.
 enum SubscriptionText {

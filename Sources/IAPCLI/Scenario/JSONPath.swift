@@ -1,3 +1,4 @@
+import IAPJSON
 import IAPKit
 
 /// A path into a JSON document, in a small subset of jq's syntax, for `expect json` and `let`:

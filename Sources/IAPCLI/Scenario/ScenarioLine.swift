@@ -1,3 +1,4 @@
+import IAPJSON
 import IAPKit
 
 /// One meaningful line of a scenario file: a command to run, an expectation to check, or a

@@ -1,3 +1,4 @@
+import IAPJSON
 import IAPKit
 
 /// Reads a scenario file (`docs/scenarios.md`) into ``ScenarioLine``s, or says where it is wrong.

@@ -1,3 +1,4 @@
+import IAPJSON
 import IAPKit
 
 /// Runs the lines of a scenario in this process, through the same `run(arguments:...)` the

@@ -1,4 +1,5 @@
 import Foundation
+import IAPHTTP
 import IAPKit
 
 #if canImport(Glibc)

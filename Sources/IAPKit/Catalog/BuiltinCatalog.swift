@@ -1,4 +1,4 @@
-import Foundation
+import IAPCrypto
 
 /// The default catalog (`Fixtures/catalog.json`) and its hosted content, embedded in the binary
 /// at build time by the EmbedFixtures plugin so that there is one source of truth.
@@ -10,10 +10,8 @@ public enum BuiltinCatalog {
 
     /// An embedded file by its path under `Fixtures/`.
     public static func file(_ path: String) -> [UInt8]? {
-        guard let entry = EmbeddedFixtures.files.first(where: { $0.path == path }),
-            let data = Data(base64Encoded: entry.base64)
-        else { return nil }
-        return [UInt8](data)
+        guard let entry = EmbeddedFixtures.files.first(where: { $0.path == path }) else { return nil }
+        return Base64.decode(entry.base64)
     }
 
     /// The embedded files under `directory` (a content folder), sorted by path.
@@ -23,8 +21,8 @@ public enum BuiltinCatalog {
             .filter { $0.path == directory || $0.path.hasPrefix(prefix) }
             .sorted { $0.path < $1.path }
             .compactMap { entry in
-                Data(base64Encoded: entry.base64).map {
-                    (String(entry.path.dropFirst(min(prefix.count, entry.path.count))), [UInt8]($0))
+                Base64.decode(entry.base64).map {
+                    (String(entry.path.dropFirst(min(prefix.count, entry.path.count))), $0)
                 }
             }
     }

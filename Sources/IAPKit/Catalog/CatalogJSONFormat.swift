@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// Reads and writes the project's catalog format (`docs/catalog.md`).
 ///
 /// Reading is strict: unknown keys, duplicate ids, unknown types, malformed prices, subscriptions

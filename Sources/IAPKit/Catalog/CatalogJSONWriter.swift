@@ -1,3 +1,5 @@
+import IAPJSON
+
 extension CatalogJSONFormat {
     /// Writes a catalog in the project's format (`docs/catalog.md`): what `iapctl catalog convert`
     /// prints, so an Xcode `.storekit` file can become an iapctl catalog to edit and extend.

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// Picks the reader for a catalog file: the project's JSON format or an Xcode `.storekit` file.
 ///
 /// `iapctl init --catalog FILE` accepts either (SPEC section 2). The content decides when it says

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// Reads Xcode StoreKit configuration files (`.storekit`), format versions 1 to 5, into a catalog.
 ///
 /// A `.storekit` file is JSON written by Xcode's StoreKit configuration editor (REFERENCE

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// How the simulated errors of an Xcode `.storekit` file become iapctl faults.
 ///
 /// Xcode 15 and later store the Editor's "StoreKit Errors" switches as `settings._storeKitErrors`:

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// A subscription's length, written as an ISO 8601 duration of one unit (`P1W`, `P1M`, `P3M`,
 /// `P1Y`), as App Store Connect and Xcode's `.storekit` files do.
 public struct SubscriptionPeriod: Hashable, Sendable, Codable, CustomStringConvertible {

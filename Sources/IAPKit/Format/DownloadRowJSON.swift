@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The JSON shape of one download as `iapctl downloads` lists it and download events carry it:
 /// the transaction and product it belongs to, whether it is self-hosted, then the `SKDownload`
 /// fields. Self-hosted content has no content id, version or byte counts (null).

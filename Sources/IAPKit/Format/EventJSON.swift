@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The public JSON shape of an event: `seq`, `name`, `date` (with its `timestamp` twin), then
 /// the transaction, request or setting it is about.
 public enum EventJSON {

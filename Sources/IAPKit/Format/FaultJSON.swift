@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The JSON shape of an armed fault (`iapctl fault list`, `faultAdded` and `faultFired` events).
 public enum FaultJSON {
     public static func write(_ f: Fault, into w: inout JSONWriter) {

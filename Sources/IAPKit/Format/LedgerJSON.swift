@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The JSON shape of one product's ledger entry (`iapctl ledger`, `consume`, `owned`).
 public enum LedgerJSON {
     /// `balance` is null for products that are not consumables.

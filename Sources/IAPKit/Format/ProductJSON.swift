@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The public JSON shape of a product (SPEC section 4), localized for a storefront and locale.
 public enum ProductJSON {
     public static func write(_ p: Product, storefront: Storefront, locale: String, into w: inout JSONWriter) {

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The JSON shape of verification checks, shared by `verify` and `jws decode --root`:
 /// `"checks": [{name, verdict, detail}, ...]` (the caller has opened the enclosing object).
 public enum ReceiptCheckJSON {

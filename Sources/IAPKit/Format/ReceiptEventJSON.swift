@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The JSON of receipt events (after `seq`, `name`, `date`, `timestamp`):
 /// - `refreshReceiptFinished`: `request` {kind "refreshReceipt"};
 /// - `refreshReceiptFailed`: `request` {kind "refreshReceipt", error};

@@ -1,3 +1,7 @@
+import IAPCrypto
+import IAPJSON
+import IAPTime
+
 /// The public JSON shape of a decoded app receipt (`receipt --json`, `receipt decode --json`),
 /// in declared key order. Dates have `...Timestamp` twins; byte values are lowercase hex;
 /// in-app purchases are sorted by purchase date, then transaction id.

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The JSON shape of a store-initiated payment (`iapctl stored-payments`, store payment events).
 public enum StoredPaymentJSON {
     public static func write(_ p: StoredPayment, into w: inout JSONWriter) {

@@ -1,3 +1,6 @@
+import IAPJSON
+import IAPTime
+
 /// The public JSON shape of a subscription: what `iapctl subscriptions` prints and subscription
 /// events carry, with the fields of `pending_renewal_info` (REFERENCE section 6) under StoreKit 2's
 /// names. Keys are in declared order; every date has its `...Timestamp` twin.

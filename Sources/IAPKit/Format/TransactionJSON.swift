@@ -1,3 +1,6 @@
+import IAPJSON
+import IAPTime
+
 /// The public JSON shape of a transaction (SPEC section 4), written in declared key order.
 ///
 /// Every command that prints transactions (`buy`, `queue`, `finish`, `dump`, events) goes through

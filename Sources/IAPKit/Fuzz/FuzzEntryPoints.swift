@@ -1,3 +1,7 @@
+import IAPCrypto
+import IAPHTTP
+import IAPJSON
+
 /// The parsers that read untrusted bytes, each wrapped for a fuzzer: one function per target,
 /// taking any bytes, returning normally for every input (an error is a normal answer), and
 /// trapping when a property that must hold for every input does not.
@@ -6,24 +10,24 @@
 /// `make fuzz` runs them with libFuzzer (`docs/fuzzing.md`). IAPCLI adds its own parsers in an
 /// extension, and ``all`` lists every target by the name its corpus directory has
 /// (`Fixtures/fuzz/<name>/`).
-public enum FuzzEntryPoints {
+package enum FuzzEntryPoints {
     /// The project's catalog format. A catalog that reads must write back (`CatalogJSONFormat.write`)
     /// to the same products, and writing is stable: `write(read(write(c))) == write(c)`.
-    public static func catalogJSON(_ bytes: [UInt8]) {
+    package static func catalogJSON(_ bytes: [UInt8]) {
         guard let catalog = try? CatalogJSONFormat.read(bytes, file: "fuzz.json") else { return }
         checkRoundTrip(catalog)
     }
 
     /// Xcode's `.storekit` files. A configuration that reads is a catalog, which must survive
     /// conversion to the project's format.
-    public static func storeKitConfiguration(_ bytes: [UInt8]) {
+    package static func storeKitConfiguration(_ bytes: [UInt8]) {
         guard let catalog = try? StoreKitConfigurationFormat.read(bytes, file: "fuzz.storekit") else { return }
         checkRoundTrip(catalog)
     }
 
     /// IAPKit's JSON parser. What parses serializes to text that parses to the same value; an
     /// error's offset lies within the input.
-    public static func json(_ bytes: [UInt8]) {
+    package static func json(_ bytes: [UInt8]) {
         do {
             let value = try JSONParser.parse(bytes)
             let text = value.serialized()
@@ -38,7 +42,7 @@ public enum FuzzEntryPoints {
 
     /// The store's binary transaction record. A record that decodes encodes to bytes that decode
     /// to the same transaction, and re-encoding is stable.
-    public static func transactionRecord(_ bytes: [UInt8]) {
+    package static func transactionRecord(_ bytes: [UInt8]) {
         guard let transaction = bytes.withUnsafeBytes({ TransactionRecordCodec.decode($0) }) else { return }
         var writer = ByteWriter()
         TransactionRecordCodec.encode(transaction, into: &writer)
@@ -54,13 +58,13 @@ public enum FuzzEntryPoints {
 
     /// The HTTP/1.1 request parser of `iapctl serve` (`HTTPFuzzEntry`): the same events whether
     /// the bytes arrive whole or split, every limit respected, a response serialized to each.
-    public static func http(_ bytes: [UInt8]) {
+    package static func http(_ bytes: [UInt8]) {
         HTTPFuzzEntry.parse(bytes)
     }
 
     /// The BER/DER reader and the receipt decoder: any bytes (base64 text or DER) decode or throw
     /// a one-line error with an offset; a decoded receipt's in-app entries are all readable.
-    public static func receipt(_ bytes: [UInt8]) {
+    package static func receipt(_ bytes: [UInt8]) {
         _ = try? ASN1Element(ber: bytes)
         do {
             let decoded = try DecodedReceipt.decode(bytes)
@@ -72,7 +76,7 @@ public enum FuzzEntryPoints {
 
     /// The PEM, certificate and key readers: every block of any text is tried as a certificate,
     /// an EC private key (SEC1 or PKCS#8) and a public key, and must parse or throw.
-    public static func pem(_ bytes: [UInt8]) {
+    package static func pem(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? Certificate.all(pemRepresentation: text)
         _ = try? P256.PrivateKey(pemRepresentation: text)

@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// The opaque per-account string StoreKit calls `applicationUsername`.
 ///
 /// DYFStoreKit fills it with the lowercase hex SHA-256 of the account name; `UserID.forAccount`

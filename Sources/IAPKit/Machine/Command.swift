@@ -1,3 +1,5 @@
+import IAPTime
+
 /// An imperative request to the store. `Machine.apply` is the only way state changes, and it
 /// takes one of these.
 public enum Command: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// A binary min-heap of the dates at which subscriptions next need attention, ordered by date and
 /// then by original transaction id, so that things falling due at the same instant happen in a
 /// fixed order.

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// A past-tense fact the store recorded: the notification log behind `iapctl events`.
 ///
 /// Every transaction update, request and setting change is an event, numbered from 1 (`seq`)

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// The simulated clock: moving it forward runs everything that falls due on the way.
 extension Machine {
     /// The latest date the clock may reach: the end of year 9999, the last one RFC 3339 writes

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// Auto-renewable and non-renewing subscriptions: purchases, renewals, plan changes inside a
 /// group, billing issues, and the commands of Xcode's transaction manager.
 extension Machine {

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// What the account holds of one non-renewing subscription product: the time bought so far.
 ///
 /// Non-renewing subscriptions are managed by the app, not the App Store: StoreKit neither renews

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// StoreKit 2's `recentSubscriptionStartDate`: "the earliest start date of a subscription in a
 /// series of auto-renewable subscription purchases that ignores all lapses of paid service
 /// shorter than 60 days" (App Store Server API, recentSubscriptionStartDate).

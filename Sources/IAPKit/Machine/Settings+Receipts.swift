@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// The receipt and verification settings: `environment`, `device-id`, `shared-secret` and
 /// `auto-finish` (issue 5). Kept apart from `Settings.swift` so each group of settings reads on
 /// its own; `SettingKey`'s switches delegate here.

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// A store's settings: what `iapctl config get|set` reads and writes.
 ///
 /// Each setting is a `SettingKey`; adding one is a new case there, and the compiler then points at

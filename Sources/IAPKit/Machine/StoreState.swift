@@ -1,3 +1,5 @@
+import IAPTime
+
 /// The store's working state: everything a command may need without reading history.
 ///
 /// Finished transactions are not here; they live in the store's journal and are reached through a

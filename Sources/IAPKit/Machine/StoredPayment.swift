@@ -1,3 +1,5 @@
+import IAPTime
+
 /// A payment the App Store started for the user (a promoted in-app purchase) that the app has
 /// not added to the queue yet: RMStore's stored store payments.
 public struct StoredPayment: Hashable, Sendable, Codable {

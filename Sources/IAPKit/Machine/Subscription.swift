@@ -1,3 +1,5 @@
+import IAPTime
+
 /// One auto-renewable subscription of the account: the chain of billing periods in one
 /// subscription group, as the App Store keeps it.
 ///

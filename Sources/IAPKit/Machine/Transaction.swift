@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 /// One payment transaction (`SKPaymentTransaction`), as the store persists and prints it.
 ///
 /// Restored transactions and subscription renewals are new transactions that point at the

@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 /// The payload of an App Store app receipt (REFERENCE section 5): what `receipt --json` and
 /// `receipt decode` show and what the verifiers check. Every field is optional because receipts
 /// iapctl did not make may lack any of them; iapctl's own receipts have them all.

@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

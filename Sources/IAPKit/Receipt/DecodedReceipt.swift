@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// A receipt read from outside: its DER (or BER) bytes, the PKCS#7 envelope, and the payload.
 ///
 /// `decode` accepts what users hand over: the base64 text `receipt` prints (with or without line

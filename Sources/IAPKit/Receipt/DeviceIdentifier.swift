@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// The device identifier a receipt is bound to: `UIDevice.identifierForVendor` as 16 bytes, the
 /// first input of the receipt hash (attribute 5 = SHA-1(device id || opaque value || bundle id
 /// attribute bytes), REFERENCE section 5; RMStore's `-[RMAppReceipt verifyReceiptHash]`).

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// One in-app purchase of an app receipt (attribute 17: a SET of attributes 1701...1719).
 public struct InAppPurchaseReceipt: Hashable, Sendable {
     public var quantity: Int?

@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// The PKCS#7 / CMS envelope of an app receipt (RFC 5652; REFERENCE section 5):
 ///
 ///     ContentInfo ::= SEQUENCE { contentType signedData, [0] EXPLICIT SignedData }

@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// Why bytes are not an App Store receipt: the byte offset in the receipt (base64-decoded, as
 /// `receipt --der` writes it) where reading stopped, and what should have been there.
 public struct ReceiptError: Error, Equatable, Sendable, CustomStringConvertible {

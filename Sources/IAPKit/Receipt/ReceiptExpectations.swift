@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// What a local verification compares a receipt with: the trusted root and the app's own facts
 /// (RMStore's `RMStoreAppReceiptVerifier`: `bundleIdentifier`, `bundleVersion`, the device's
 /// `identifierForVendor`), and optionally a transaction or product that must be in it.

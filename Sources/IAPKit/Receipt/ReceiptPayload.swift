@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 /// The receipt payload codec: `AppReceipt` to and from the SET of attributes that the PKCS#7
 /// envelope signs (REFERENCE section 5).
 ///

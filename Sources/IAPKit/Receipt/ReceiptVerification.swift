@@ -1,3 +1,7 @@
+import IAPCrypto
+import IAPJSON
+import IAPTime
+
 /// Apple's legacy verifyReceipt endpoint, emulated on the store (REFERENCE section 6): what
 /// DYFStoreKit's `DYFStoreReceiptVerifier` and RMStore's transaction receipt verifier POST to
 /// `buy.itunes.apple.com/verifyReceipt` and `sandbox.itunes.apple.com/verifyReceipt`, and what

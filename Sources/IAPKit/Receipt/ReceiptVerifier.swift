@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// Local receipt verification, as RMStore's `RMStoreAppReceiptVerifier` does it on the device
 /// (REFERENCE section 5), one named check at a time so that a user sees which one failed:
 ///

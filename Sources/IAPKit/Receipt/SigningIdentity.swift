@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 /// The certificate chain and key a store signs its receipts with: a P-256 leaf (Apple's
 /// receipt-signer marker OID 1.2.840.113635.100.6.11.1), the intermediate that issued it (Apple's
 /// WWDR marker 1.2.840.113635.100.6.2.1) and the root verifiers are told to trust.

@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 /// The app receipt a store would put at `Bundle.main.appStoreReceiptURL`: built from the store's
 /// state and transactions, signed with its signing chain, the same bytes every time for the same
 /// store (REFERENCE section 5).

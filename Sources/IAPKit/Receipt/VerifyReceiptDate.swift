@@ -1,3 +1,5 @@
+import IAPTime
+
 /// Dates as verifyReceipt writes them: `"2026-01-01 00:00:00 Etc/GMT"`, the `_ms` twin in
 /// milliseconds as a string, and the `_pst` twin in Cupertino's time,
 /// `"2025-12-31 16:00:00 America/Los_Angeles"` (PST, or PDT under US daylight saving time).

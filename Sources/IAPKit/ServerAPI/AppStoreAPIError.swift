@@ -1,3 +1,5 @@
+import IAPHTTP
+
 /// The App Store Server API errors the server answers with, by Apple's `errorCode` (see Apple's
 /// "Error codes" of the App Store Server API; the names are Apple's object names).
 public enum AppStoreAPIError: Int, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import IAPHTTP
+
 /// The endpoints of `iapctl serve`: the App Store Server API over the store's transactions, the
 /// legacy `verifyReceipt`, and a health check, as a `Router`.
 ///

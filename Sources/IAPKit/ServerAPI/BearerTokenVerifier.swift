@@ -1,3 +1,6 @@
+import IAPHTTP
+import IAPJSON
+
 /// Checks the `Authorization: Bearer <JWT>` of an App Store Server API request.
 ///
 /// Apple's API takes a JWT the caller signs with its App Store Connect in-app purchase key

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// Where `iapctl serve --webhook` finds what to POST: every notification with a sequence number
 /// after `since`, oldest first, each with the exact request body to send.
 ///

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// Answers a legacy `verifyReceipt` request (REFERENCE section 6) the way `iapctl verify-receipt`
 /// does: the receipt engine implements it and `iapctl serve` injects it. The server checks the
 /// request's shape first (`VerifyReceiptRequest.parse`), so an implementation only sees a POST

@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPHTTP
+
 /// The query of `GET /inApps/v2/history/{transactionId}` (Apple's Get Transaction History): the
 /// page position (`revision`), the order, and the filters, all of which must hold.
 public struct TransactionHistoryQuery: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// The ES256 check of App Store Server API bearer tokens for `iapctl serve --api-key FILE`: the
 /// token's signature (raw R||S over `header.payload`, RFC 7518 section 3.4) must verify with the
 /// P-256 key of the caller's App Store Connect in-app purchase key ("Generating JSON Web Tokens

@@ -1,3 +1,7 @@
+import IAPCrypto
+import IAPJSON
+import IAPTime
+
 /// A JSON Web Signature in compact serialization (RFC 7515 section 7.1): three base64url parts,
 /// `header.payload.signature`, the form of every piece of StoreKit 2 signed data
 /// (`JWSTransaction`, `JWSRenewalInfo`, the notification `signedPayload`).

@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPJSON
+
 /// Signs StoreKit 2 signed data: compact JWS with ES256 (ECDSA P-256 over SHA-256, the
 /// signature as raw 64-byte R||S, RFC 7518 section 3.4) and the store's certificate chain in `x5c`.
 ///

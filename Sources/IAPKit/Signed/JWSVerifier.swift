@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 /// Verifies signed data the way Apple's `SignedDataVerifier` does (app-store-server-library,
 /// `_decode_signed_object` and `_ChainVerifier`), with a caller-supplied root and no online
 /// (OCSP) checks, check by check, so a failure says which one:

@@ -1,3 +1,6 @@
+import IAPJSON
+import IAPTime
+
 /// The App Store Server Notifications V2 of a store: one signed notification for each event
 /// whose `EventKind.serverNotification` is not nil (SUBSCRIBED, DID_RENEW,
 /// DID_CHANGE_RENEWAL_PREF, DID_CHANGE_RENEWAL_STATUS, DID_FAIL_TO_RENEW, GRACE_PERIOD_EXPIRED,

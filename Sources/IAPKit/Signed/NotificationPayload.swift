@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The payload of a notification's `signedPayload`: Apple's `responseBodyV2DecodedPayload` ("a
 /// decoded payload that contains the version 2 notification data", App Store Server
 /// Notifications).

@@ -1,3 +1,6 @@
+import IAPCrypto
+import IAPTime
+
 /// The `notificationUUID` of a notification: "a unique identifier for the notification" (App
 /// Store Server Notifications, notificationUUID), which a backend uses to drop duplicates when
 /// the App Store retries.

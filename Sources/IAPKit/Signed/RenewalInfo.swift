@@ -1,3 +1,5 @@
+import IAPTime
+
 /// What the signed renewal information of an auto-renewable subscription says: the fields of
 /// Apple's `JWSRenewalInfoDecodedPayload` ("a decoded payload containing subscription renewal
 /// information for an auto-renewable subscription", App Store Server API) that the store knows.

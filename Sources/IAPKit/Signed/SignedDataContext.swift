@@ -1,3 +1,5 @@
+import IAPTime
+
 /// What every piece of signed data says about where and when it was signed: the app, the
 /// environment (setting `environment`) and `signedDate`.
 ///

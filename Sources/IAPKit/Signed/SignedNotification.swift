@@ -1,3 +1,6 @@
+import IAPJSON
+import IAPTime
+
 /// One App Store Server Notification V2, signed: what the App Store POSTs to a backend as
 /// `{"signedPayload": "<JWS>"}` (App Store Server Notifications, responseBodyV2), made from one
 /// event of the store's log.

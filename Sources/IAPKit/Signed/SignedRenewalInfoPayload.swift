@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The payload of signed renewal information (`JWSRenewalInfo`): Apple's
 /// `JWSRenewalInfoDecodedPayload` (App Store Server API).
 ///

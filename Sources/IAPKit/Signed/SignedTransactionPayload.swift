@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// The payload of a signed transaction: Apple's `JWSTransactionDecodedPayload` ("a decoded
 /// payload that contains transaction information", App Store Server API and App Store Server
 /// Notifications), REFERENCE section 7.

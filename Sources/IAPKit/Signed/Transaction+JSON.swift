@@ -1,3 +1,6 @@
+import IAPJSON
+import IAPTime
+
 extension Transaction {
     /// Reads back a purchased or restored transaction from its public JSON shape
     /// (`TransactionJSON`), as events carry it: the transaction as it was when the event

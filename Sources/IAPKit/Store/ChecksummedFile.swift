@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// A small whole-file format for the store's state and catalog copy: one header line with the
 /// kind, format version, CRC-32C and body length, then the body.
 ///

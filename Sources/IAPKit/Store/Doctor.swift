@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// `iapctl doctor`: checks every file of a store, and salvages what is valid into a new store.
 ///
 /// The check reads everything (unlike ordinary commands, which read only what they touch), so it

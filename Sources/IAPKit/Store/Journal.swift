@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// The store's append-only journal: every version of every transaction and every event, as
 /// checksummed records.
 ///

@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// What the store's `state` file holds: the machine's working state plus the bookkeeping that
 /// ties it to the journal and the catalog. Writing this file (atomically) is the commit point of
 /// every command.

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// How a new store is set up (`iapctl init` options, or defaults on first use).
 public struct StoreCreation: Sendable {
     /// A catalog file (project JSON or Xcode `.storekit`); nil for the built-in catalog.

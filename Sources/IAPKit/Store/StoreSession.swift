@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// One loaded store, under its lock: the machine, its catalog, and access to history.
 ///
 /// In a writing session every `apply` commits before it returns, so a command that reported

@@ -1,3 +1,5 @@
+import IAPCrypto
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

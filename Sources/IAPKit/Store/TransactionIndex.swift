@@ -1,3 +1,5 @@
+import IAPCrypto
+
 /// Where the latest version of each transaction sits in the journal: one 16-byte slot per
 /// transaction id, so `dump` walks ids in order and a lookup costs one read, however many
 /// transactions the store holds.

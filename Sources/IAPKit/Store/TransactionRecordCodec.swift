@@ -1,3 +1,5 @@
+import IAPTime
+
 /// The binary form of a transaction in the store's journal.
 ///
 /// Fields are tagged (`tag << 3 | wire type`, as protocol buffers do), so a later version can add

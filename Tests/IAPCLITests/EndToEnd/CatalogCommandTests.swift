@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPJSON
+
 /// `.storekit` catalogs wherever a catalog goes, `catalog show` and `catalog convert`.
 @Suite("Catalog commands, end to end")
 struct CatalogCommandTests {

@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPJSON
+
 /// SPEC section 6 with real processes: kill -9 at every kind of durability step, parallel
 /// writers, and a full disk.
 @Suite("Durability with real processes", .serialized)

@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPJSON
+
 /// Issue 6: kill -9 at 200 random points across writes of every kind (buy, finish, restore,
 /// clock advance, download run). After each, the store loads, `doctor` says clean, and every
 /// acknowledged effect is there. The points come from a printed seed (`IAPCTL_TEST_SEED`).

@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPJSON
+
 /// Issue 6: 16 processes mixing buys, finishes, restores and dumps on one store. No transaction is
 /// lost or duplicated, and every dump is a consistent snapshot (whole, ids without gaps).
 @Suite("16 mixed processes on one store", .serialized)

@@ -3,6 +3,8 @@ import IAPKit
 import Testing
 
 @testable import IAPCLI
+@testable import IAPCrypto
+@testable import IAPJSON
 
 /// The foundation's commands, end to end through the built binary: stdout, stderr, exit code.
 @Suite("Purchase flows, end to end")

@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPCrypto
+
 /// `receipt`, `receipt decode`, `verify`, `refresh-receipt` and `init --signing-dir`, run as the
 /// built binary, cross-checked with openssl and Apple's Python library.
 @Suite("Receipts end to end")

@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPCrypto
+
 /// `verify-receipt`, `finish --verify`, `auto-finish`, and DYFStoreKit's sample flow with a crash,
 /// run as the built binary.
 @Suite("Verification flows end to end")

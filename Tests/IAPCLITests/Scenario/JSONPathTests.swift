@@ -2,6 +2,7 @@ import IAPKit
 import Testing
 
 @testable import IAPCLI
+@testable import IAPJSON
 
 /// The path syntax of `expect json` and `let`, and what a path names in a document.
 @Suite("Scenario JSON paths")

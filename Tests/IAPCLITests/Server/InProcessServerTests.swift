@@ -3,6 +3,7 @@ import IAPKit
 import Testing
 
 @testable import IAPCLI
+@testable import IAPJSON
 
 /// Readable stand-ins for signed data, for tests only; the shipped server gets the ES256 signer.
 struct StandInSigner: TransactionSigner {

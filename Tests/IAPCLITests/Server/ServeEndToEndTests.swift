@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPJSON
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -2,6 +2,9 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPCrypto
+@testable import IAPJSON
+
 /// `iapctl jws` and `iapctl notifications` end to end, checked against Apple's own verifier
 /// (`app-store-server-library`) and openssl.
 @Suite("jws and notifications end to end")

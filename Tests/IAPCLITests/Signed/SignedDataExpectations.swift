@@ -1,5 +1,7 @@
 import IAPKit
 
+@testable import IAPJSON
+
 /// What Apple's decoder must read from a signed transaction, derived independently from what
 /// `iapctl dump` shows (SPEC section 4 names), so the two can be compared field for field.
 enum SignedDataExpectations {

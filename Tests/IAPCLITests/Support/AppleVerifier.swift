@@ -1,6 +1,8 @@
 import Foundation
 import IAPKit
 
+@testable import IAPJSON
+
 /// Apple's `app-store-server-library` (`SignedDataVerifier`, pinned in `requirements-test.txt`)
 /// run on signed data from Python: the root, the bundle id and the environment as a backend
 /// would configure it, online checks off. A missing library is a failure, never a skip.

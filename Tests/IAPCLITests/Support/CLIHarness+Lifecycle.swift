@@ -2,6 +2,8 @@ import Foundation
 import IAPKit
 import Testing
 
+@testable import IAPJSON
+
 extension CLIHarness {
     /// The store's committed files, to check that a refused command changed nothing.
     func snapshot() -> [[UInt8]] {

@@ -2,6 +2,8 @@ import Foundation
 import IAPCLI
 import IAPKit
 
+@testable import IAPJSON
+
 /// What one iapctl run printed and returned.
 struct CLIResult: CustomStringConvertible {
     let stdout: String

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
+@testable import IAPTime
 
 private func hex(_ text: String) -> [UInt8] { CryptoTestSupport.hex(text) }
 

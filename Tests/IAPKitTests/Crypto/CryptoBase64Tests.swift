@@ -1,5 +1,6 @@
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
 
 @Suite("Crypto: base64 and base64url")

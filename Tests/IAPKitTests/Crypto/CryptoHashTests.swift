@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
 
 @Suite("Crypto: SHA-1, SHA-256, HMAC")

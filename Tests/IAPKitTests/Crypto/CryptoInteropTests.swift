@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
 
 /// Real artifacts from Xcode's StoreKit testing, decoded with this layer alone.

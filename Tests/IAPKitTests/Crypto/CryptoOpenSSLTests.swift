@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
 
 /// Cross-checks against the openssl command line: signatures made on one side verify on the other.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
 
 private func hex(_ text: String) -> [UInt8] { CryptoTestSupport.hex(text) }

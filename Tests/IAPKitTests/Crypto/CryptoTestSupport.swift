@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
 
 /// Helpers shared by the crypto tests: fixtures, hex, scratch directories and the openssl CLI.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
+@testable import IAPTime
 
 @Suite("Crypto: X.509 certificates and chains")
 struct CryptoX509Tests {

@@ -1,4 +1,6 @@
+@testable import IAPCrypto
 @testable import IAPKit
+@testable import IAPTime
 
 /// Builds P-256 certificates with IAPKit's own DER writer and signer, for chain cases openssl
 /// fixtures do not cover (wrong CA flag, path length, bad signature). Deterministic.

@@ -1,6 +1,10 @@
 import IAPKit
 import Testing
 
+@testable import IAPCrypto
+@testable import IAPJSON
+@testable import IAPTime
+
 @Suite("JSON, dates, prices and records")
 struct FormatTests {
     @Test("the JSON parser keeps member order and exact number text")

@@ -1,6 +1,8 @@
 import IAPKit
 import Testing
 
+@testable import IAPHTTP
+
 /// Every event of parsing `text`, fed whole, stopping after a failure.
 private func events(_ text: String, limits: HTTPRequestParser.Limits = .init(), keepContinue: Bool = false) -> [HTTPRequestParser
     .Event]

@@ -1,6 +1,8 @@
 import IAPKit
 import Testing
 
+@testable import IAPHTTP
+
 @Suite("HTTP router and responses")
 struct RouterTests {
     static func router() -> Router {

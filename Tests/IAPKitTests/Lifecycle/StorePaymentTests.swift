@@ -1,6 +1,8 @@
 import IAPKit
 import Testing
 
+@testable import IAPTime
+
 @Suite("Store-initiated (promoted) purchases on the state machine")
 struct StorePaymentTests {
     static let noads = ProductID("com.x.noads")

@@ -1,6 +1,8 @@
 import IAPKit
 import Testing
 
+@testable import IAPTime
+
 @Suite("Purchases on the state machine")
 struct PurchaseTests {
     @Test("buy goes purchasing then purchased, both as events, and waits in the queue")

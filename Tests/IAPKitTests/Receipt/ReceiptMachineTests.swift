@@ -1,6 +1,7 @@
 import Testing
 
 @testable import IAPKit
+@testable import IAPTime
 
 /// Refreshes and verifications on the state machine: faults, events, and what a verdict does to
 /// a transaction, with whole-state assertions.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
+@testable import IAPTime
 
 /// What the store's receipt lists, its payload encoding, and its envelope.
 @Suite("Receipts: payload and envelope")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
 
 /// RMStore's local verifier, check by check.

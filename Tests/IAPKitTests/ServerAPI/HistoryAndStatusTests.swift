@@ -1,6 +1,8 @@
 import IAPKit
 import Testing
 
+@testable import IAPTime
+
 @Suite("Transaction history, subscription statuses and verifyReceipt routes")
 struct HistoryAndStatusTests {
     /// The ids of a history page's signed stand-ins, and its revision and hasMore.

@@ -1,6 +1,9 @@
 import Foundation
 import IAPKit
 
+@testable import IAPHTTP
+@testable import IAPJSON
+
 /// A signer for tests only: readable stand-ins for JWS, so tests can see what was signed.
 /// (The real signer is the ES256 one; a fake never ships in Sources.)
 struct FakeSigner: TransactionSigner {

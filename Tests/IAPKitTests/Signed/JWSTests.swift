@@ -1,6 +1,8 @@
 import Testing
 
+@testable import IAPCrypto
 @testable import IAPKit
+@testable import IAPTime
 
 /// Compact JWS: signing with the store's chain, parsing, and verification check by check.
 @Suite("JWS signing and verification")

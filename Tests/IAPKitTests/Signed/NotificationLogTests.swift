@@ -1,6 +1,8 @@
 import Testing
 
+@testable import IAPJSON
 @testable import IAPKit
+@testable import IAPTime
 
 /// Signed App Store Server Notifications V2 made from a real store's event log, and the signer
 /// installed in the App Store Server API.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import IAPKit
+@testable import IAPTime
 
 /// The JSON inside signed transactions and renewal infos: Apple's field names, types and order,
 /// absent fields left out (App Store Server API, JWSTransactionDecodedPayload and

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import IAPKit
+@testable import IAPTime
 
 @Suite("Journal record codec")
 struct RecordCodecTests {

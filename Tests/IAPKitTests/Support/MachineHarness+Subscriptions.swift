@@ -1,4 +1,5 @@
 @testable import IAPKit
+@testable import IAPTime
 
 /// Helpers for clock and subscription tests.
 extension MachineHarness {

@@ -1,7 +1,7 @@
 /// A 256-bit unsigned integer as four 64-bit limbs, least significant first: the representation
 /// behind P-256 field and scalar arithmetic. Fixed limbs (no arrays) keep every operation in
 /// registers, which is what makes ECDSA fast enough without assembly.
-struct U256: Equatable, Sendable {
+package struct U256: Equatable, Sendable {
     var l0: UInt64
     var l1: UInt64
     var l2: UInt64

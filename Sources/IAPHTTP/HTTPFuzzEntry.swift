@@ -5,15 +5,15 @@
 /// that both runs give the same events (the parser must not depend on how TCP split the bytes).
 /// It then serializes a response to every event, as the server would. Wire it to libFuzzer as
 /// `HTTPFuzzEntry.parse(Array(UnsafeBufferPointer(start: data, count: size)))`.
-public enum HTTPFuzzEntry {
+package enum HTTPFuzzEntry {
     /// Limits small enough that fuzzed inputs hit each of them.
-    public static let limits = HTTPRequestParser.Limits(
+    package static let limits = HTTPRequestParser.Limits(
         requestLineBytes: 256, headerBytes: 1024, headerCount: 16, bodyBytes: 4096, chunkLineBytes: 64)
 
     /// Parses `data`; returns how many events it produced. Traps if the whole and the split
     /// runs disagree, or an event breaks an invariant.
     @discardableResult
-    public static func parse(_ data: [UInt8]) -> Int {
+    package static func parse(_ data: [UInt8]) -> Int {
         let whole = events(data, pieces: [data.count])
         var sizes: [Int] = []
         var covered = 0

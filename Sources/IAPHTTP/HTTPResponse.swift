@@ -1,3 +1,5 @@
+import IAPJSON
+
 /// A response: status, header fields in the order they were added, and a body.
 ///
 /// Serialization is deterministic: no `Date` or `Server` field is added, `Content-Length` is

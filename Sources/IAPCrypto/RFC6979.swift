@@ -1,7 +1,7 @@
 /// Deterministic ECDSA nonces (RFC 6979 section 3.2) for P-256 with HMAC-SHA256. The project
 /// forbids randomness in IAPKit; this makes signatures reproducible and still never reuses a
 /// nonce across different messages or keys.
-struct RFC6979 {
+package struct RFC6979 {
     private var k: HMACSHA256Key
     private var v: [UInt8]
     private var first = true

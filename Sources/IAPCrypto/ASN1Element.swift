@@ -1,3 +1,5 @@
+import IAPTime
+
 /// One parsed ASN.1 TLV and, when constructed, its children: the tree the receipt, certificate and
 /// key decoders walk. It keeps a reference to the whole input instead of copying, and records
 /// where it came from (`offset`) so that a decoder above can say where a receipt went wrong.

@@ -4,7 +4,7 @@
 /// Signing and key derivation use `generatorMultiple`, a fixed-base comb over a precomputed table
 /// of 64 x 15 affine multiples of G with branch-free lookups and selects; verification adds a
 /// width-5 wNAF multiplication of the public key, where timing leaks nothing secret.
-struct P256Point: Sendable {
+package struct P256Point: Sendable {
     var x: P256FieldElement
     var y: P256FieldElement
     var z: P256FieldElement

@@ -3,17 +3,17 @@
 /// It exists because the store decodes its state on every command, and Foundation's
 /// `JSONDecoder` spends most of its time instantiating generic machinery on first use; this one
 /// is lean, and reports errors with the key path.
-struct JSONValueDecoder: Decoder {
+package struct JSONValueDecoder: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package let codingPath: [any CodingKey]
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(_ value: JSONValue, codingPath: [any CodingKey] = []) {
         self.value = value
         self.codingPath = codingPath
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try T(from: JSONValueDecoder(value))
     }
 
@@ -21,19 +21,19 @@ struct JSONValueDecoder: Decoder {
         .typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.kindName)"))
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch("an object") }
         var table: [String: JSONValue] = [:]
         for m in members { table[m.key] = m.value }
         return KeyedDecodingContainer(Keyed<Key>(members: table, codingPath: codingPath))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let items) = value else { throw mismatch("an array") }
         return Unkeyed(items: items, codingPath: codingPath)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoder: self) }
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoder: self) }
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let members: [String: JSONValue]

@@ -482,5 +482,5 @@ public struct HTTPRequestParser: Sendable {
         return out
     }
 
-    static func printable(_ text: String) -> String { printable(Array(text.utf8)) }
+    package static func printable(_ text: String) -> String { printable(Array(text.utf8)) }
 }

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// An X.509 v1-v3 certificate (RFC 5280), parsed from DER: enough to check the signing chains of
 /// receipts (PKCS#7) and StoreKit 2 JWS headers (`x5c`), and to read the fields a human wants to
 /// see when such a check fails.

@@ -1,7 +1,7 @@
 /// An element of GF(p) for the P-256 prime p = 2^256 - 2^224 + 2^192 + 2^96 - 1, kept in
 /// Montgomery form (x * 2^256 mod p) so that multiplication needs no division. p is -1 modulo
 /// 2^64, which makes the Montgomery constant 1.
-struct P256FieldElement: Equatable, Sendable {
+package struct P256FieldElement: Equatable, Sendable {
     /// The Montgomery representation.
     var m: U256
 

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// Which check of a certificate chain failed, and on which certificate (named by subject), so
 /// that a receipt verifier can report "the intermediate is not a CA" rather than "invalid".
 public enum CertificateChainError: Error, Equatable, Sendable, CustomStringConvertible {

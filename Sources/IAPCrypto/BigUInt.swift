@@ -1,7 +1,7 @@
 /// Arbitrary-size unsigned integers, just enough for RSA signature verification: bytes in and
 /// out, comparison, and Montgomery modular exponentiation by an odd modulus. Limbs are 64-bit,
 /// least significant first, with no leading zero limbs.
-struct BigUInt: Equatable, Sendable {
+package struct BigUInt: Equatable, Sendable {
     var limbs: [UInt64]
 
     init(limbs: [UInt64]) {

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// UTCTime and GeneralizedTime text, in the restricted forms RFC 5280 section 4.1.2.5 allows
 /// (always `Z`, seconds present; GeneralizedTime may carry a fraction). Certificate validity is
 /// compared on the simulated clock, so these map straight to `Timestamp`.

@@ -20,7 +20,7 @@ public struct RSAPublicKey: Sendable, Equatable {
             }
         }
 
-        func hash(_ message: [UInt8]) -> [UInt8] {
+        package func hash(_ message: [UInt8]) -> [UInt8] {
             switch self {
             case .sha1: return SHA1.hash(message)
             case .sha256: return SHA256.hash(message)

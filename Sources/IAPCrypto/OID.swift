@@ -5,7 +5,7 @@ public struct OID: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The arcs, e.g. `[1, 2, 840, 10045, 2, 1]`.
     public let arcs: [UInt64]
 
-    init(validated arcs: [UInt64]) { self.arcs = arcs }
+    package init(validated arcs: [UInt64]) { self.arcs = arcs }
 
     /// Parses dotted-decimal text such as `1.2.840.113549.1.1.11`.
     ///

@@ -47,7 +47,7 @@ public enum Base64 {
     }
 
     /// Shared decoder: `url` selects the `-_` alphabet with no padding and no whitespace.
-    static func decode(_ text: [UInt8], url: Bool) -> [UInt8]? {
+    package static func decode(_ text: [UInt8], url: Bool) -> [UInt8]? {
         var values: [UInt8] = []
         values.reserveCapacity(text.count)
         var padding = 0

@@ -1,3 +1,5 @@
+import IAPTime
+
 /// A DER writer: each function returns one complete TLV, and constructed values take their
 /// children's encodings, so a structure is written as nested calls that mirror its ASN.1:
 ///

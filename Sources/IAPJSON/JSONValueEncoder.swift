@@ -1,8 +1,8 @@
 /// A small `Encoder` producing a `JSONValue`, with object keys sorted so that dictionaries encode
 /// the same way every time. The store writes its state file with it (see `JSONValueDecoder`).
-final class JSONValueEncoder: Encoder {
-    let codingPath: [any CodingKey] = []
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+package final class JSONValueEncoder: Encoder {
+    package let codingPath: [any CodingKey] = []
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
     private let root: Node
 
     private init(root: Node) { self.root = root }
@@ -52,7 +52,7 @@ final class JSONValueEncoder: Encoder {
         }
     }
 
-    static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         let root = Node()
         try value.encode(to: JSONValueEncoder(root: root))
         return root.json
@@ -62,17 +62,17 @@ final class JSONValueEncoder: Encoder {
         try value.encode(to: JSONValueEncoder(root: node))
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         root.makeObject()
         return KeyedEncodingContainer(Keyed<Key>(node: root))
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
         root.makeArray()
         return Unkeyed(node: root)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { Single(node: root) }
+    package func singleValueContainer() -> any SingleValueEncodingContainer { Single(node: root) }
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: Node

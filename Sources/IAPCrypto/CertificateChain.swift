@@ -1,3 +1,5 @@
+import IAPTime
+
 /// Verification of a leaf certificate up to one trusted root through untrusted intermediates, the
 /// check RMStore's receipt verifier and Apple's server library make before trusting a receipt
 /// or JWS: each link's signature, each certificate's validity at the given (simulated) time, and

@@ -1,6 +1,6 @@
 /// An integer modulo the P-256 group order n, in Montgomery form: private keys, nonces and the
 /// r, s, u1, u2 values of ECDSA.
-struct P256Scalar: Equatable, Sendable {
+package struct P256Scalar: Equatable, Sendable {
     var m: U256
 
     @inline(__always)
