@@ -199,7 +199,7 @@ public enum StoreKitConfigurationFormat {
             case .string(let s)? where s.allSatisfy(\.isWhitespace):
                 note(path, "\(what) has a blank price; using 0")
                 return .zero
-            case .string(let s)?: text = s.trimmingCharacters(in: .whitespaces)
+            case .string(let s)?: text = String(s.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
             case .number(let n)?: text = n
             case nil, .null?:
                 note(path, "\(what) has no price; using 0")
