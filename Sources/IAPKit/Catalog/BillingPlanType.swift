@@ -7,7 +7,7 @@
 /// Apple In-App Purchase": "Billing plans can be added to both new and existing, one-year,
 /// auto-renewable subscriptions"): the customer pays every month and commits to twelve payments.
 /// Offers are set up per plan ("offers can be uniquely created for each billing plan type").
-public enum BillingPlanType: String, Hashable, Sendable, CaseIterable {
+public enum BillingPlanType: String, Hashable, Sendable, CaseIterable, Codable {
     case upFront
     case monthly
 

@@ -19,8 +19,16 @@ extension EventKind {
             return ServerNotification("SUBSCRIBED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
         case .subscriptionRenewed(_, _, let recovered):
             return ServerNotification("DID_RENEW", recovered ? "BILLING_RECOVERY" : nil)
-        case .subscriptionUpgraded:
+        case .subscriptionUpgraded(_, let to, _):
+            // "If the subtype is UPGRADE, the customer redeemed an offer to upgrade their active
+            // subscription, which goes into effect immediately" (notificationType, OFFER_REDEEMED).
+            if let type = to.offerType, type != .introductory { return ServerNotification("OFFER_REDEEMED", "UPGRADE") }
             return ServerNotification("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+        case .offerRedeemed(_, _, _, let change):
+            switch change {
+            case nil, .upgrade?: return ServerNotification("OFFER_REDEEMED")
+            case .downgrade?, .crossgrade?: return ServerNotification("OFFER_REDEEMED", "DOWNGRADE")
+            }
         case .renewalPreferenceChanged(_, _, let change):
             switch change {
             case .upgrade: return ServerNotification("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
@@ -45,14 +53,19 @@ extension EventKind {
             return ServerNotification("REFUND")
         case .transactionUpdated(let t):
             // Apple notifies ONE_TIME_CHARGE for consumables, non-consumables and non-renewing
-            // subscriptions when the user is charged; subscriptions have SUBSCRIBED instead.
-            guard t.state == .purchased, t.charged, t.productType != .autoRenewable else { return nil }
+            // subscriptions when the user is charged, or redeems an offer code for one ("When
+            // customers redeem an offer code for a consumable, non-consumable, or non-renewing
+            // subscription, the notification type is ONE_TIME_CHARGE"); subscriptions have
+            // SUBSCRIBED instead.
+            guard t.state == .purchased, t.charged || t.offerType == .code, t.productType != .autoRenewable else {
+                return nil
+            }
             return ServerNotification("ONE_TIME_CHARGE")
         case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
             .restoreFinished, .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .transactionDeleted,
             .transactionsCleared, .download, .contentDownload, .storePayment, .transactionFinishPostponed,
             .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared, .productConsumed,
-            .receipt:
+            .receipt, .offerKeyAdded, .offerKeyRemoved, .subscriptionOffersChanged:
             return nil
         }
     }

@@ -27,11 +27,13 @@ public enum OfferError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidPrice(String)
     /// The customer may not redeem the offer.
     case ineligible(String)
+    /// The offer is set up for another billing plan than the purchase's.
+    case wrongBillingPlan(String)
 
     /// The StoreKit error the purchase fails with.
     public var skErrorCode: SKErrorCode {
         switch self {
-        case .unknownOffer: return .invalidOfferIdentifier
+        case .unknownOffer, .wrongBillingPlan: return .invalidOfferIdentifier
         case .missingParameter: return .missingOfferParams
         case .unknownKey, .malformedSignature, .signatureMismatch, .claimMismatch, .outsideWindow, .nonceReused:
             return .invalidSignature
@@ -51,7 +53,7 @@ public enum OfferError: Error, Equatable, Sendable, CustomStringConvertible {
             let list = known.isEmpty ? "the store has none (add one with 'iapctl offer-key add KEY_ID FILE')" : "known: \(known.joined(separator: ", "))"
             return "no subscription offer key '\(id)'; \(list)"
         case .malformedSignature(let why), .signatureMismatch(let why), .outsideWindow(let why), .invalidPrice(let why),
-            .ineligible(let why):
+            .ineligible(let why), .wrongBillingPlan(let why):
             return why
         case .claimMismatch(let claim, let found, let expected):
             return "the signed \(claim) is '\(found)', expected '\(expected)'; sign the offer for this purchase"

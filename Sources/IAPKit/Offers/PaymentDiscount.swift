@@ -2,7 +2,7 @@
 /// `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`): the offer, the key that signed
 /// it, the nonce, the timestamp and the signature, each as the app passed it. Any part may be
 /// missing; that is StoreKit's `missingOfferParams` when the purchase is checked.
-public struct PaymentDiscount: Sendable, Equatable {
+public struct PaymentDiscount: Sendable, Hashable {
     /// `identifier`: the promotional offer identifier.
     public let offerID: OfferID
     /// `keyIdentifier`: the subscription offer key that made the signature.
