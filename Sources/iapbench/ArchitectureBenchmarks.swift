@@ -24,7 +24,7 @@ enum ArchitectureBenchmarks {
     static func minimalProgram(scratch: String) -> String? {
         let source = scratch + "/hi.swift"
         let binary = scratch + "/hi"
-        FileManager.default.createFile(atPath: source, contents: Data("print(\"hi\")\n".utf8))
+        _ = FileManager.default.createFile(atPath: source, contents: Data("print(\"hi\")\n".utf8))
         let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let swiftc, Benchmark.spawn(swiftc, ["-O", "-static-stdlib", source, "-o", binary]).status == 0 else { return nil }
         return binary
@@ -90,7 +90,7 @@ enum ArchitectureBenchmarks {
         let lines = quick ? 2_000 : 20_000
         let file = scratch + "/arch-run.iap"
         let text = String(repeating: "buy com.x.coin42\nfinish --all\n", count: lines / 2)
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         let run = Benchmark.spawn(binary, ["run", file])
         figures.append(
             Figure(
