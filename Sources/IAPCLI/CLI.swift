@@ -7,7 +7,7 @@ public let iapctlVersion = "0.1.0"
 /// the whole CLI: `main.swift` only passes the process's argv, environment and file descriptors.
 public func run(
     arguments: [String], environment: [String: String] = [:], stdout: Console, stderr: Console,
-    standardInput: @escaping () -> [UInt8] = { [] }
+    standardInput: @escaping () -> [UInt8] = { [] }, stores: StoreRegistry? = nil
 ) -> ExitCode {
     defer {
         stdout.flush()
@@ -33,7 +33,8 @@ public func run(
         return .success
     }
     let context = CommandContext(
-        invocation: invocation, stdout: stdout, stderr: stderr, environment: environment, standardInput: standardInput)
+        invocation: invocation, stdout: stdout, stderr: stderr, environment: environment, standardInput: standardInput,
+        stores: stores)
     do {
         return try runner(context)
     } catch let error as StoreError {
