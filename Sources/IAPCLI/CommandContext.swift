@@ -89,7 +89,7 @@ final class CommandContext {
     }
 
     /// Prints a JSON array of transactions.
-    func printTransactions(_ ts: [Transaction]) {
+    func printTransactions(_ ts: some Sequence<Transaction>) {
         printJSON { w in
             w.beginArray()
             for t in ts { TransactionJSON.write(t, into: &w) }
