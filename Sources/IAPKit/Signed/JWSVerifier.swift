@@ -9,7 +9,10 @@ import IAPTime
 /// - `certificates`: `x5c` holds DER certificates in standard base64.
 /// - `chain`: the leaf chains through the intermediate to the trusted root, every certificate
 ///   valid at the signing date (the payload's `signedDate`, as Apple's verifier uses with online
-///   checks off). Apple's chains have three certificates (leaf, intermediate, root); Xcode's
+///   checks off), or, when the payload has none, at the time the caller gives (`VerificationTime`).
+///   Each link's signature is checked with its issuer's key: ecdsa-with-SHA384 by P-384 keys in
+///   Apple's chain (Root CA - G3 -> WWDR G6 -> leaf), ecdsa-with-SHA256 or SHA384 by P-256 keys in
+///   Apple's test chains. Apple's chains have three certificates (leaf, intermediate, root); Xcode's
 ///   StoreKit testing signs with one self-signed certificate, which verifies when it is the
 ///   trusted root itself (Xcode's "StoreKit Testing in Xcode" certificate, which Xcode exports).
 /// - `appleMarkers`: Apple's marker extensions, present on Apple's chains: the leaf's
@@ -18,7 +21,12 @@ import IAPTime
 /// - `signature`: ECDSA P-256 with SHA-256 over `header.payload`, the signature raw R||S (RFC 7518
 ///   section 3.4), with the leaf's key.
 public enum JWSVerifier {
-    public static func verify(_ jws: CompactJWS, root: Certificate) -> ReceiptVerificationReport {
+    /// Runs every check. `fallback` is the time to check the certificates at when the payload has
+    /// no signing date (the CLI passes `--at` or the clock); without one such a payload fails
+    /// `chain`.
+    public static func verify(_ jws: CompactJWS, root: Certificate, at fallback: VerificationTime? = nil)
+        -> ReceiptVerificationReport
+    {
         var checks: [ReceiptCheck] = []
         let alg = jws.algorithm
         checks.append(
@@ -52,17 +60,18 @@ public enum JWSVerifier {
         }
 
         let leaf = certificates[0]
-        checks.append(chainCheck(certificates, root: root, at: jws.signedDate))
+        checks.append(chainCheck(certificates, root: root, at: VerificationTime.resolve(jws, fallback: fallback)))
         checks.append(markerCheck(certificates))
         checks.append(signatureCheck(jws, leaf: leaf))
         return ReceiptVerificationReport(checks: checks)
     }
 
-    private static func chainCheck(_ certificates: [Certificate], root: Certificate, at date: Timestamp?) -> ReceiptCheck {
-        guard let date else {
+    private static func chainCheck(_ certificates: [Certificate], root: Certificate, at time: VerificationTime?) -> ReceiptCheck {
+        guard let time else {
             return ReceiptCheck(
-                "chain", .fail, "the payload has no signedDate, so there is no signing date to check the certificates at")
+                "chain", .fail, "the payload has no signedDate and no time was given to check the certificates at")
         }
+        let date = time.date
         switch certificates.count {
         case 1:
             guard certificates[0] == root else {
@@ -82,7 +91,7 @@ public enum JWSVerifier {
         let intermediates = certificates.count == 3 ? [certificates[1]] : []
         switch CertificateChain.verify(leaf: certificates[0], intermediates: intermediates, root: root, at: date) {
         case .failure(let error):
-            return ReceiptCheck("chain", .fail, "\(error)")
+            return ReceiptCheck("chain", .fail, "\(error) (\(time.reason))")
         case .success(let path):
             if certificates.count == 3 && path.count != 3 {
                 return ReceiptCheck(
@@ -90,7 +99,8 @@ public enum JWSVerifier {
             }
             return ReceiptCheck(
                 "chain", .pass,
-                "\(path.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: " -> ")), valid at \(date)")
+                "\(path.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: " -> ")), valid at \(date) (\(time.reason))"
+            )
         }
     }
 
@@ -112,7 +122,9 @@ public enum JWSVerifier {
 
     private static func signatureCheck(_ jws: CompactJWS, leaf: Certificate) -> ReceiptCheck {
         guard case .p256(let key) = leaf.publicKey else {
-            return ReceiptCheck("signature", .fail, "the leaf's key is not P-256, so it cannot make an ES256 signature")
+            return ReceiptCheck(
+                "signature", .fail, "the leaf's key is \(leaf.publicKey.summary), not P-256, so it cannot make an ES256 signature"
+            )
         }
         guard jws.signature.count == 64 else {
             return ReceiptCheck(
