@@ -59,7 +59,9 @@ enum JWSCommand {
                 algorithm (ES256), certificates (x5c), chain (x5c to the root, each link's signature, every \
                 certificate valid at the payload's signedDate; without one, at --at DATE or else now), \
                 appleMarkers (Apple's leaf and intermediate OIDs; skipped for Xcode's one self-signed \
-                certificate, which must be the root) and signature. Exit 0 when it verified (or was only \
+                certificate, which must be the root) and signature; with --bundle-id, --environment and \
+                --app-apple-id also bundleId and environment, the app checks the verifier makes with the \
+                values it is built with. Exit 0 when it verified (or was only \
                 decoded), 1 when a check failed, 65 for text that is not a JWS, 66 for a missing file. Needs \
                 no store.
                 """,
@@ -69,6 +71,10 @@ enum JWSCommand {
                 .value(
                     "at", "date",
                     help: "Check the certificates at this RFC 3339 time when the payload has no signedDate (default: now)"),
+                .value("bundle-id", "id", help: "Also check the app's bundle id, as SignedDataVerifier's bundle_id does"),
+                .value(
+                    "environment", "env", help: "Also check the environment: Sandbox, Production, Xcode or LocalTesting"),
+                .value("app-apple-id", "n", help: "With --environment Production: also check a notification's appAppleId"),
             ],
             examples: [
                 "iapctl jws 2000000000000001 | iapctl jws decode - --root Fixtures/signing/root.pem",
@@ -155,8 +161,16 @@ enum JWSCommand {
             }
             given = t
         }
+        if let b = i.value("bundle-id"), b.isEmpty { throw i.usageError("empty --bundle-id; give the app's bundle id") }
+        let expectations = SignedAppExpectations(
+            bundleID: i.value("bundle-id"),
+            environment: try i.choice("environment", among: ["Sandbox", "Production", "Xcode", "LocalTesting"]),
+            appAppleID: try i.int("app-apple-id", in: 1...Int.max).map(Int64.init))
         let jws = try JWSArgument.parse(argument, c)
         let root = try i.value("root").map(RootArgument.certificate)
+        if root == nil && !expectations.isEmpty {
+            throw i.usageError("--bundle-id, --environment and --app-apple-id check a verification; give --root too")
+        }
         // Apple's verifier checks a payload without a signing date at the current time; the
         // clock is read here, in the CLI, and only then.
         let fallback: VerificationTime?
@@ -173,7 +187,7 @@ enum JWSCommand {
             )
         }
         let time = root == nil ? nil : VerificationTime.resolve(jws, fallback: fallback)
-        let report = root.map { JWSVerifier.verify(jws, root: $0, at: fallback) }
+        let report = root.map { JWSVerifier.verify(jws, root: $0, at: fallback, expecting: expectations) }
         if c.json {
             c.printJSON { w in
                 w.beginObject()

@@ -1,4 +1,5 @@
 import IAPCrypto
+import IAPJSON
 import IAPTime
 
 /// Verifies signed data the way Apple's `SignedDataVerifier` does (app-store-server-library,
@@ -20,13 +21,70 @@ import IAPTime
 ///   `_ChainVerifier.check_oid` requires). Skipped for a one-certificate chain.
 /// - `signature`: ECDSA P-256 with SHA-256 over `header.payload`, the signature raw R||S (RFC 7518
 ///   section 3.4), with the leaf's key.
+/// - `bundleId` and `environment`, when the caller gives `SignedAppExpectations`: the payload's
+///   app and environment, read where its kind keeps them, as the verifier's configuration
+///   requires.
+///
+/// Trust anchors: the path must end at the caller's root (a root sent in `x5c` is not trusted),
+/// matched by name and verified by key, as OpenSSL's `X509_verify_cert` does.
 public enum JWSVerifier {
     /// Runs every check. `fallback` is the time to check the certificates at when the payload has
     /// no signing date (the CLI passes `--at` or the clock); without one such a payload fails
     /// `chain`.
-    public static func verify(_ jws: CompactJWS, root: Certificate, at fallback: VerificationTime? = nil)
-        -> ReceiptVerificationReport
-    {
+    public static func verify(
+        _ jws: CompactJWS, root: Certificate, at fallback: VerificationTime? = nil,
+        expecting expectations: SignedAppExpectations = SignedAppExpectations()
+    ) -> ReceiptVerificationReport {
+        ReceiptVerificationReport(
+            checks: signatureChecks(jws, root: root, at: fallback) + applicationChecks(jws.payload, expectations))
+    }
+
+    /// `bundleId` and `environment` against the expectations, for the members given.
+    static func applicationChecks(_ payload: JSONValue, _ e: SignedAppExpectations) -> [ReceiptCheck] {
+        guard !e.isEmpty else { return [] }
+        let kind = SignedPayloadKind(payload)
+        let found = kind.identity(payload)
+        var checks: [ReceiptCheck] = []
+        if e.bundleID != nil || e.appAppleID != nil {
+            checks.append(bundleCheck(kind, found, e))
+        }
+        if let environment = e.environment {
+            checks.append(
+                found.environment == environment
+                    ? ReceiptCheck("environment", .pass, "\(environment) (\(kind.rawValue))")
+                    : ReceiptCheck(
+                        "environment", .fail,
+                        "the \(kind.rawValue)'s environment is \(found.environment.map { "'\($0)'" } ?? "missing"), expected '\(environment)'"
+                    ))
+        }
+        return checks
+    }
+
+    private static func bundleCheck(
+        _ kind: SignedPayloadKind, _ found: (bundleID: String?, environment: String?, appAppleID: Int64?),
+        _ e: SignedAppExpectations
+    ) -> ReceiptCheck {
+        if kind == .renewalInfo {
+            return ReceiptCheck("bundleId", .skip, "a renewal info carries no bundle id (Apple's verifier checks none)")
+        }
+        if let bundle = e.bundleID, found.bundleID != bundle {
+            return ReceiptCheck(
+                "bundleId", .fail,
+                "the \(kind.rawValue)'s bundle id is \(found.bundleID.map { "'\($0)'" } ?? "missing"), expected '\(bundle)'")
+        }
+        // Apple's verifier compares appAppleId only in Production, and only where the payload has one.
+        let production = e.environment == "Production"
+        if production, kind == .notification || kind == .appTransaction, let id = e.appAppleID, found.appAppleID != id {
+            return ReceiptCheck(
+                "bundleId", .fail,
+                "the \(kind.rawValue)'s appAppleId is \(found.appAppleID.map(String.init) ?? "missing"), expected \(id)")
+        }
+        var detail = e.bundleID ?? found.bundleID ?? "-"
+        if production, kind == .notification || kind == .appTransaction, let id = e.appAppleID { detail += ", appAppleId \(id)" }
+        return ReceiptCheck("bundleId", .pass, detail)
+    }
+
+    private static func signatureChecks(_ jws: CompactJWS, root: Certificate, at fallback: VerificationTime?) -> [ReceiptCheck] {
         var checks: [ReceiptCheck] = []
         let alg = jws.algorithm
         checks.append(
@@ -63,7 +121,7 @@ public enum JWSVerifier {
         checks.append(chainCheck(certificates, root: root, at: VerificationTime.resolve(jws, fallback: fallback)))
         checks.append(markerCheck(certificates))
         checks.append(signatureCheck(jws, leaf: leaf))
-        return ReceiptVerificationReport(checks: checks)
+        return checks
     }
 
     private static func chainCheck(_ certificates: [Certificate], root: Certificate, at time: VerificationTime?) -> ReceiptCheck {
@@ -136,8 +194,7 @@ public enum JWSVerifier {
         return ReceiptCheck("signature", .pass, "ES256 over header.payload, with the leaf's key")
     }
 
-    private static func finish(_ checks: [ReceiptCheck], skipping names: [String]) -> ReceiptVerificationReport {
-        ReceiptVerificationReport(
-            checks: checks + names.map { ReceiptCheck($0, .skip, "not checked: the certificates could not be read") })
+    private static func finish(_ checks: [ReceiptCheck], skipping names: [String]) -> [ReceiptCheck] {
+        checks + names.map { ReceiptCheck($0, .skip, "not checked: the certificates could not be read") }
     }
 }
