@@ -41,8 +41,48 @@ package struct P384Scalar: Equatable, Sendable {
         P384Scalar(montgomery: Montgomery384.multiply(a.m, b.m, n, n0))
     }
 
-    /// 1/x by Fermat (x^(n-2)); 0 for 0.
+    /// 1/x by the binary extended Euclidean algorithm, several times faster than Fermat's x^(n-2);
+    /// its running time depends on x, which is public here (the signature's s). 0 for 0.
     var inverse: P384Scalar {
+        let a = value
+        if a.isZero { return self }
+        let n = Self.n
+        let one = U384.one
+        var u = a
+        var v = n
+        var x1 = one
+        var x2 = U384.zero
+        // x / 2 mod n: add n first when x is odd (n is odd), keeping the carry as the top bit.
+        @inline(__always) func halve(_ x: inout U384) {
+            if x.l0 & 1 == 1 {
+                let (sum, carry) = x.adding(n)
+                x = sum.halved(top: carry)
+            } else {
+                x = x.halved()
+            }
+        }
+        while u != one && v != one {
+            while u.l0 & 1 == 0 {
+                u = u.halved()
+                halve(&x1)
+            }
+            while v.l0 & 1 == 0 {
+                v = v.halved()
+                halve(&x2)
+            }
+            if !u.lessThan(v) {
+                u = u.subtracting(v).0
+                x1 = Montgomery384.subtract(x1, x2, n)
+            } else {
+                v = v.subtracting(u).0
+                x2 = Montgomery384.subtract(x2, x1, n)
+            }
+        }
+        return P384Scalar(u == one ? x1 : x2)!
+    }
+
+    /// 1/x by Fermat (x^(n-2)): the reference `inverse` is checked against.
+    var inverseByFermat: P384Scalar {
         P384Scalar(
             montgomery: Montgomery384.power(m, Self.n.subtracting(U384(2, 0, 0, 0, 0, 0)).0, one: Self.one.m, Self.n, Self.n0))
     }

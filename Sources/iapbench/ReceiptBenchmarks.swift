@@ -62,7 +62,7 @@ enum ReceiptBenchmarks {
         figures.append(Figure("openssl asn1parse / iapctl receipt decode", asn1parse / decode, "ratio", atLeast: 1))
         figures.append(Figure("ReceiptUtility / iapctl receipt decode", apple / decode, "ratio", atLeast: 1))
 
-        let (sign, verify) = try opensslSpeed(openssl, seconds: quick ? 1 : 2)
+        let (sign, verify) = try opensslSpeed(openssl, seconds: quick ? 1 : 2, curve: "p256")
         let (ourSign, ourVerify) = ecdsaRates(seconds: quick ? 0.5 : 2)
         figures.append(Figure("P-256 ECDSA signatures", ourSign, "per s"))
         figures.append(Figure("P-256 ECDSA verifications", ourVerify, "per s"))
@@ -116,14 +116,14 @@ enum ReceiptBenchmarks {
         return (signRate, Double(verified) / verifyTime)
     }
 
-    /// `openssl speed -seconds N ecdsap256`: the sign/s and verify/s of its nistp256 line.
-    static func opensslSpeed(_ openssl: String, seconds: Int) throws -> (sign: Double, verify: Double) {
+    /// `openssl speed -seconds N ecdsapXXX`: the sign/s and verify/s of its nistpXXX line.
+    static func opensslSpeed(_ openssl: String, seconds: Int, curve: String) throws -> (sign: Double, verify: Double) {
         let out = NSTemporaryDirectory() + "/iapbench-speed-\(getpid()).txt"
         defer { try? FileManager.default.removeItem(atPath: out) }
-        _ = Benchmark.spawn(openssl, ["speed", "-seconds", String(seconds), "ecdsap256"], stdout: out)
+        _ = Benchmark.spawn(openssl, ["speed", "-seconds", String(seconds), "ecdsa\(curve)"], stdout: out)
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-        guard let line = text.split(separator: "\n").last(where: { $0.contains("nistp256") }) else {
-            throw MissingTool(description: "openssl speed ecdsap256 printed no nistp256 line")
+        guard let line = text.split(separator: "\n").last(where: { $0.contains("nist\(curve)") }) else {
+            throw MissingTool(description: "openssl speed ecdsa\(curve) printed no nist\(curve) line")
         }
         let numbers = line.split(separator: " ").compactMap { Double($0) }
         guard numbers.count >= 3, let sign = numbers.dropLast().last, let verify = numbers.last, sign > 0, verify > 0 else {

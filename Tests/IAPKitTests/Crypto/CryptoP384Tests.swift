@@ -220,3 +220,23 @@ struct CryptoP384Tests {
         #expect(wwdr.appleMarkers == [.appleWWDRIntermediate])
     }
 }
+
+extension CryptoP384Tests {
+    /// The binary-GCD inverse modulo n agrees with Fermat's, and x * 1/x = 1, on random scalars.
+    @Test func scalarInverse() {
+        var random = CryptoSeededRandom.fromEnvironment(default: 0x0384_0002, test: "scalarInverse")
+        let nMinus1 = Self.n.subtracting(U384.one).0
+        var values = [U384.one, U384(2, 0, 0, 0, 0, 0), nMinus1]
+        for _ in 0..<200 {
+            let v = U384(random.next(), random.next(), random.next(), random.next(), random.next(), random.next() >> 1)
+            values.append(v)
+        }
+        for v in values {
+            let x = P384Scalar(reducing: v)
+            if x.isZero { continue }
+            #expect(x.inverse == x.inverseByFermat, "seed \(random.seed)")
+            #expect((x * x.inverse).value == U384.one)
+        }
+        #expect(P384Scalar(reducing: .zero).inverse.isZero)
+    }
+}
