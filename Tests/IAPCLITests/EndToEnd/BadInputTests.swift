@@ -83,7 +83,7 @@ struct BadInputTests {
             message: "error: missing argument <VALUE> for 'config set' (see 'iapctl help config set')"),
         Row(
             arguments: ["config", "set", "storefront", "XYZ"], code: 64,
-            message: "error: bad value 'XYZ' for setting storefront; expected one of USA, CHN, JPN"),
+            message: "error: bad value 'XYZ' for setting storefront; expected a storefront code; use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN"),
         Row(
             arguments: ["config", "set", "payments-allowed", "maybe"], code: 64,
             message: "error: bad value 'maybe' for setting payments-allowed; expected true or false"),
@@ -97,7 +97,7 @@ struct BadInputTests {
         Row(arguments: ["events", "--since", "-1"], code: 64, message: "error: '--since' expects an integer"),
         Row(
             arguments: ["products", "--storefront", "MARS"], code: 64,
-            message: "error: unknown storefront 'MARS'; use one of USA, CHN, JPN"),
+            message: "error: unknown storefront 'MARS'; did you mean 'MAR'? use an App Store storefront's ISO 3166-1 alpha-3 code"),
         Row(arguments: ["show", "2000000000000009"], code: 3, message: "error: unknown transaction '2000000000000009'"),
         Row(arguments: ["--lock-timeout", "soon", "queue"], code: 64, message: "error: '--lock-timeout' expects a number"),
         Row(
