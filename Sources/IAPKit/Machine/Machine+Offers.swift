@@ -90,7 +90,8 @@ extension Machine {
             }
             guard plan.price(in: state.settings.storefront) != nil else {
                 throw .usage(
-                    "the monthly billing plan of '\(id)' is not sold in storefront \(state.settings.storefront); drop --billing-plan")
+                    "the monthly billing plan of '\(id)' is not sold in storefront \(state.settings.storefront); drop --billing-plan"
+                )
             }
         }
         tickRunningDue(into: &effects)
@@ -215,7 +216,9 @@ extension Machine {
 
     private func requirePriced(_ terms: OfferTerms, kind: String, id: String, storefront: String) throws(OfferError) {
         guard terms.isPriced(in: storefront) else {
-            throw .invalidPrice("\(kind) '\(id)' has no price in storefront \(storefront); it is priced in \(terms.prices.map(\.storefront).joined(separator: ", "))")
+            throw .invalidPrice(
+                "\(kind) '\(id)' has no price in storefront \(storefront); it is priced in \(terms.prices.map(\.storefront).joined(separator: ", "))"
+            )
         }
     }
 
@@ -254,7 +257,8 @@ extension Machine {
         case .nonRenewing:
             if let e = state.nonRenewing[product.id], e.expiresDate > state.clock, e.revocation == nil {
                 throw .ineligible(
-                    "offer code '\(code.referenceName)' is for '\(product.id)', which the account has until \(e.expiresDate.rfc3339)")
+                    "offer code '\(code.referenceName)' is for '\(product.id)', which the account has until \(e.expiresDate.rfc3339)"
+                )
             }
         case .consumable, .autoRenewable:
             break
@@ -272,14 +276,13 @@ extension Machine {
         }
     }
 
-    /// Spends a nonce: each is good for one purchase. Nonces whose signatures have expired are
-    /// forgotten first (they could not be replayed anyway).
+    /// Spends a nonce: each is good for one purchase, ever ("A one-time UUID value that your
+    /// server generates. Generate a new nonce for every signature", StoreKit, "Generating a
+    /// signature for promotional offers"). A spent nonce is kept after its signature expired, so
+    /// a new signature over an old nonce is refused too.
     private mutating func spend(_ nonce: OfferNonce, until validUntil: Timestamp) throws(OfferError) {
-        var offers = state.offers
-        offers.spentNonces = offers.spentNonces.filter { $0.value >= state.clock }
-        guard offers.spentNonces[nonce.lowercased] == nil else { throw .nonceReused(nonce.lowercased) }
-        offers.spentNonces[nonce.lowercased] = validUntil
-        state.offers = offers
+        guard state.offers.spentNonces[nonce.lowercased] == nil else { throw .nonceReused(nonce.lowercased) }
+        state.offers.spentNonces[nonce.lowercased] = validUntil
     }
 
     // MARK: - Applying offers
@@ -345,10 +348,11 @@ extension Machine {
         if offers.pending?.product != sub.renewalProductID { offers.pending = nil }
         offers.billingPlan = terms.billingPlan
         if !offers.isCommitted { offers.renewalBillingPlan = terms.billingPlan }
-        if terms.billingPlan == .monthly, terms.period == BillingPlan.monthlyPeriod,
+        if terms.billingPlan == .monthly, terms.period == BillingPlan.monthlyPeriod, terms.offer != .freeTrial,
             let plan = product.offers.billingPlan(.monthly)
         {
-            // A monthly payment: the next of the commitment, or the first of a new one.
+            // A monthly payment: the next of the commitment, or the first of a new one. A free
+            // trial is no payment: the twelve payments begin after it.
             if var c = offers.commitment, c.hasPaymentsLeft {
                 c.billingPeriod += 1
                 offers.commitment = c
@@ -370,7 +374,8 @@ extension Machine {
     /// Emits `subscriptionOffersChanged` when what renewal information reports of the
     /// subscription's offers changed (an introductory offer in use alone is already in its
     /// transactions, so it does not make one).
-    mutating func noteOffersChanged(_ original: TransactionID, from before: SubscriptionOfferState?, into effects: inout Effects) {
+    mutating func noteOffersChanged(_ original: TransactionID, from before: SubscriptionOfferState?, into effects: inout Effects)
+    {
         func reported(_ s: SubscriptionOfferState?) -> SubscriptionOfferState? {
             guard var s else { return nil }
             s.introductoryRedeemed = false

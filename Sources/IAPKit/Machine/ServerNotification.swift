@@ -15,8 +15,19 @@ extension EventKind {
     /// notify (local StoreKit callbacks, the clock, deletions).
     public var serverNotification: ServerNotification? {
         switch self {
-        case .subscriptionStarted(_, _, let resubscribed):
-            return ServerNotification("SUBSCRIBED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+        case .subscriptionStarted(let t, _, let resubscribed):
+            // A subscription that starts with a promotional offer, an offer code or a win-back
+            // offer is OFFER_REDEEMED: "If the subtype is INITIAL_BUY, the customer redeemed the
+            // offer for a first-time purchase. If the subtype is RESUBSCRIBE, the customer
+            // redeemed an offer to resubscribe to an inactive subscription" (App Store Server
+            // Notifications, notificationType). An introductory offer is the subscription's own
+            // start: SUBSCRIBED.
+            switch t.offerType {
+            case .promotional?, .code?, .winBack?:
+                return ServerNotification("OFFER_REDEEMED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+            case .introductory?, nil:
+                return ServerNotification("SUBSCRIBED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+            }
         case .subscriptionRenewed(_, _, let recovered):
             return ServerNotification("DID_RENEW", recovered ? "BILLING_RECOVERY" : nil)
         case .subscriptionUpgraded(_, let to, _):

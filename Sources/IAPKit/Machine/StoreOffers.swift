@@ -7,8 +7,7 @@ public struct StoreOffers: Hashable, Sendable, Codable {
     /// The app's subscription offer keys, by key id.
     public var keys: [String: OfferKeyRecord] = [:]
     /// Nonces already used (lowercase UUID text), with when the signature that carried each
-    /// stops being valid: "A one-time UUID value"; after its signature has expired a nonce
-    /// cannot be replayed anyway, so it is forgotten then.
+    /// stopped being valid: "A one-time UUID value", so each is kept for good.
     public var spentNonces: [String: Timestamp] = [:]
     /// Offer state by subscription (original transaction id).
     public var subscriptions: [TransactionID: SubscriptionOfferState] = [:]

@@ -2,7 +2,7 @@ import IAPJSON
 import IAPTime
 
 /// The App Store Server Notifications V2 of a store: one signed notification for each event
-/// whose `EventKind.serverNotification` is not nil (SUBSCRIBED, DID_RENEW,
+/// whose `EventKind.serverNotification` is not nil (SUBSCRIBED, OFFER_REDEEMED, DID_RENEW,
 /// DID_CHANGE_RENEWAL_PREF, DID_CHANGE_RENEWAL_STATUS, DID_FAIL_TO_RENEW, GRACE_PERIOD_EXPIRED,
 /// EXPIRED, REFUND, ONE_TIME_CHARGE), made from the event log alone.
 ///
@@ -362,7 +362,8 @@ public struct NotificationLog {
                 original: r.original, product: r.product, renewalProduct: r.renewalProduct, autoRenew: r.autoRenew,
                 status: r.status, expirationIntent: r.expirationIntent, isInBillingRetry: r.isInBillingRetry,
                 gracePeriodExpires: r.gracePeriodExpires, expires: r.expires, currentOffer: latest?.offer,
-                offerPeriodsLeft: tracked?.offerPeriodsLeft ?? 0, recentStart: tracked?.recentStart ?? latest?.originalDate ?? r.expires,
+                offerPeriodsLeft: tracked?.offerPeriodsLeft ?? 0,
+                recentStart: tracked?.recentStart ?? latest?.originalDate ?? r.expires,
                 userID: latest?.userID),
             offers: tracked?.offers, storefront: storefront, catalog: session.catalog, now: date)
     }
