@@ -38,7 +38,10 @@ struct OfferPurchaseTests {
 
     @discardableResult
     static func buy(_ h: inout MachineHarness, _ product: String, _ options: PurchaseOptions) throws -> Transaction {
-        try h.apply(.buyWithOptions(ProductID(product), user: nil, quantity: 1, options: options)).transactions.last!
+        // The new transaction: the newest id (an upgrade also changes the one it replaces).
+        try h.apply(.buyWithOptions(ProductID(product), user: nil, quantity: 1, options: options)).transactions.max {
+            $0.id < $1.id
+        }!
     }
 
     /// The error code a failed transaction carries.
@@ -316,5 +319,88 @@ struct OfferPurchaseTests {
         var h = try Self.harness()
         #expect(throws: StoreError.self) { try Self.buy(&h, Self.monthly, PurchaseOptions(billingPlan: .monthly)) }
         #expect(h.transactions.isEmpty)
+    }
+}
+
+/// Offer redemptions that change the product, the price refusal, and the offers' state on disk.
+@Suite("Purchases with offers: changes of product, prices, persistence")
+struct OfferChangeTests {
+    typealias P = OfferPurchaseTests
+
+    @Test("an offer with an upgrade applies at once (OFFER_REDEEMED UPGRADE); with a downgrade, at the renewal (DOWNGRADE)")
+    func upgradeAndDowngrade() throws {
+        var h = try P.harness()
+        _ = try h.buy(P.monthly)
+        try h.advance("P1W")
+        // Level 2 to level 1 is an upgrade: the monthly plan's promotional offer starts now.
+        var seq = h.events.last!.seq
+        let promo = try P.discount(h, product: P.yearly, offer: "plus.yearly.monthlypromo", nonce: P.nonces[0])
+        let up = try P.buy(&h, P.yearly, PurchaseOptions(offer: .promotional(promo), billingPlan: .monthly))
+        #expect(up.state == .purchased && up.price == Price(decimal: "4.99")! && up.offerType == .promotional, "\(up)")
+        #expect(up.billingPlan == .monthly && up.commitment?.billingPeriodNumber == 1)
+        #expect(P.notifications(h, after: seq) == ["OFFER_REDEEMED UPGRADE"])
+        // Back down to the monthly product with a code: it waits for the commitment's end.
+        seq = h.events.last!.seq
+        let down = try P.buy(&h, P.monthly, PurchaseOptions(offer: .code(referenceName: "LOYAL")))
+        #expect(down.state == .purchased && !down.charged)
+        #expect(P.notifications(h, after: seq) == ["OFFER_REDEEMED DOWNGRADE"])
+        try h.advance("P1M")
+        let next = try #require(h.transactions.last { $0.reason == .renewal })
+        #expect(next.productID == ProductID(P.yearly) && next.price == Price(decimal: "4.99")!, "the commitment goes on first")
+        #expect(next.commitment?.billingPeriodNumber == 2)
+    }
+
+    @Test("an offer not priced in the storefront: 14 invalidOfferPrice")
+    func unpriced() throws {
+        var h = try P.harness()
+        try h.apply(.setSetting(key: "storefront", value: "JPN"))
+        let d = try P.discount(h, offer: "plus.halfyear", nonce: P.nonces[0])
+        #expect(P.errorCode(try P.buy(&h, P.monthly, PurchaseOptions(offer: .promotional(d)))) == 14)
+        #expect(P.errorCode(try P.buy(&h, P.monthly, PurchaseOptions(offer: .code(referenceName: "LOYAL")))) == 14)
+        // Priced in JPN: 750 yen a month for three months.
+        let ok = try P.discount(h, offer: "plus.comeback", nonce: P.nonces[1])
+        let t = try P.buy(&h, P.monthly, PurchaseOptions(offer: .promotional(ok)))
+        #expect(t.state == .purchased && t.price == Price(decimal: "750")! && t.currency == "JPY")
+    }
+
+    @Test("the offers' state on disk: a store reopened after each command holds what the machine holds")
+    func persisted() throws {
+        let dir = TemporaryDirectory()
+        let store = Store(path: dir.path + "/s")
+        var creation = StoreCreation(catalogFile: StoreKitFixture.directory.appendingPathComponent("offers/catalog.json").path)
+        creation.start = Timestamp.defaultStart
+        var h = MachineHarness(catalog: P.catalog)
+        try h.apply(.addOfferKey(OfferKeyRecord(OfferFixtures.key, origin: .catalog)))
+        try store.write(creating: creation) { s throws(StoreError) in
+            #expect(s.state.offers.keys == h.state.offers.keys, "the catalog's key is the store's")
+        }
+        let d = try P.discount(h, offer: "plus.comeback", nonce: P.nonces[0])
+        let commands: [Command] = [
+            .buyWithOptions(ProductID(P.monthly), user: nil, quantity: 1, options: PurchaseOptions(offer: .promotional(d))),
+            .buyWithOptions(
+                ProductID(P.monthly), user: nil, quantity: 1, options: PurchaseOptions(offer: .code(referenceName: "LOYAL"))),
+            .advanceClock(to: date("2026-03-01T00:00:00Z")),
+            .setAutoRenew(.product(ProductID(P.monthly)), on: false),
+            .advanceClock(to: date("2026-07-01T00:00:00Z")),
+            .buyWithOptions(
+                ProductID(P.monthly), user: nil, quantity: 1, options: PurchaseOptions(offer: .winBack(OfferID("plus.winback")))),
+            .buyWithOptions(ProductID(P.yearly), user: nil, quantity: 1, options: PurchaseOptions(billingPlan: .monthly)),
+            .advanceClock(to: date("2026-10-01T00:00:00Z")),
+            .removeOfferKey("TESTKEY001"),
+        ]
+        for command in commands {
+            try h.apply(command)
+            try store.write { s throws(StoreError) in _ = try s.apply(command) }
+            let onDisk = try store.read { s throws(StoreError) in s.state }
+            #expect(onDisk.offers == h.state.offers, "after \(command)")
+            #expect(onDisk.subscriptions == h.state.subscriptions, "after \(command)")
+        }
+        #expect(!h.state.offers.subscriptions.isEmpty && !h.state.offers.spentNonces.isEmpty)
+        let renewals = try store.read { s throws(StoreError) -> [Transaction] in
+            var list: [Transaction] = []
+            try s.forEachTransaction { list.append($0) }
+            return list
+        }
+        #expect(renewals == h.transactions.sorted { $0.id < $1.id }, "every offer field of every transaction survives")
     }
 }
