@@ -114,13 +114,15 @@ extension Machine {
     }
 
     /// Checks every offer option of a payment, in StoreKit's order (missing parts, the offer,
-    /// the signature and its window, the nonce, the price, eligibility), spends the nonces of
-    /// the signatures that pass, and returns what the purchase will apply.
+    /// the signature, its window and its nonce, the price, eligibility), and returns what the
+    /// purchase will apply. The nonces are spent only when everything passed: a refused purchase
+    /// leaves its signature unused.
     private mutating func offerRequest(
         _ options: PurchaseOptions, for product: Product, payer t: Transaction, archive: some TransactionArchive
     ) throws(OfferError) -> OfferRequest {
         var request = OfferRequest(billingPlan: options.billingPlan)
         let storefront = state.settings.storefront
+        var nonces: [(OfferNonce, Timestamp)] = []
         if let jws = options.introductoryEligibilityJWS {
             guard product.type == .autoRenewable else {
                 throw .unknownOffer(kind: "introductory offer", id: "-", product: product.id, known: [])
@@ -128,7 +130,8 @@ extension Machine {
             let claims = try SignedOfferJWS.verifyIntroductoryEligibility(
                 jws, bundleID: state.bundleID, productID: product.id, keys: offerKeys, now: state.clock)
             try requireCustomersTransaction(claims.base.transactionID, archive: archive)
-            try spend(claims.base.nonce, until: claims.base.validUntil)
+            try requireUnspent(claims.base.nonce)
+            nonces.append((claims.base.nonce, claims.base.validUntil))
             request.introductoryOverride = claims.allowIntroductoryOffer
         }
         switch options.offer {
@@ -144,18 +147,22 @@ extension Machine {
             let verified = try PromotionalOfferSignature.verify(
                 discount, bundleID: state.bundleID, productID: product.id, applicationUsername: t.userID?.rawValue,
                 keys: offerKeys, now: state.clock)
-            try spend(verified.nonce, until: verified.validUntil)
+            try requireUnspent(verified.nonce)
             try requirePlan(offer.terms, kind: "promotional offer", id: offer.id.rawValue, options: options)
             try requirePriced(offer.terms, kind: "promotional offer", id: offer.id.rawValue, storefront: storefront)
+            try requireSubscriber(product, offer: offer.id)
+            nonces.append((verified.nonce, verified.validUntil))
             request.offer = .promotional(offer.id)
         case .promotionalJWS(let token):
             let claims = try SignedOfferJWS.verifyPromotionalOffer(
                 token, bundleID: state.bundleID, productID: product.id, keys: offerKeys, now: state.clock)
             let offer = try promotionalOffer(claims.offerID, of: product)
             try requireCustomersTransaction(claims.base.transactionID, archive: archive)
-            try spend(claims.base.nonce, until: claims.base.validUntil)
+            try requireUnspent(claims.base.nonce)
             try requirePlan(offer.terms, kind: "promotional offer", id: offer.id.rawValue, options: options)
             try requirePriced(offer.terms, kind: "promotional offer", id: offer.id.rawValue, storefront: storefront)
+            try requireSubscriber(product, offer: offer.id)
+            nonces.append((claims.base.nonce, claims.base.validUntil))
             request.offer = .promotional(offer.id)
         case .code(let name):
             guard let code = product.offers.offerCode(referenceName: name) else {
@@ -194,6 +201,7 @@ extension Machine {
             }
             request.offer = .winBack(id)
         }
+        for (nonce, validUntil) in nonces { state.offers.spentNonces[nonce.lowercased] = validUntil }
         return request
     }
 
@@ -220,6 +228,19 @@ extension Machine {
                 "\(kind) '\(id)' has no price in storefront \(storefront); it is priced in \(terms.prices.map(\.storefront).joined(separator: ", "))"
             )
         }
+    }
+
+    /// Promotional offers are for current and lapsed subscribers of the group: "You can provide
+    /// lapsed or current subscribers a limited-time offer of a discounted or free period of
+    /// service" and "You decide the criteria for which subscribers qualify" (StoreKit,
+    /// "Implementing promotional offers in your app"); a customer who never subscribed in the
+    /// group is a new subscriber, whom the introductory offer is for.
+    private func requireSubscriber(_ product: Product, offer: OfferID) throws(OfferError) {
+        let group = product.subscriptionGroup ?? product.id.rawValue
+        guard state.subscriptionGroups[group] == nil else { return }
+        throw .ineligible(
+            "promotional offer '\(offer)' is for current and lapsed subscribers of group '\(group)', and this account never subscribed to it (new subscribers get the introductory offer)"
+        )
     }
 
     /// Offer codes of subscriptions name who may redeem them: new subscribers of the group,
@@ -276,13 +297,12 @@ extension Machine {
         }
     }
 
-    /// Spends a nonce: each is good for one purchase, ever ("A one-time UUID value that your
-    /// server generates. Generate a new nonce for every signature", StoreKit, "Generating a
-    /// signature for promotional offers"). A spent nonce is kept after its signature expired, so
-    /// a new signature over an old nonce is refused too.
-    private mutating func spend(_ nonce: OfferNonce, until validUntil: Timestamp) throws(OfferError) {
+    /// A nonce is good for one purchase, ever ("A one-time UUID value that your server
+    /// generates. Generate a new nonce for every signature", StoreKit, "Generating a signature
+    /// for promotional offers"). A spent nonce is kept after its signature expired, so a new
+    /// signature over an old nonce is refused too.
+    private func requireUnspent(_ nonce: OfferNonce) throws(OfferError) {
         guard state.offers.spentNonces[nonce.lowercased] == nil else { throw .nonceReused(nonce.lowercased) }
-        state.offers.spentNonces[nonce.lowercased] = validUntil
     }
 
     // MARK: - Applying offers

@@ -37,6 +37,8 @@ struct OfferKeyCLITests {
     func keys() throws {
         let h = CLIHarness()
         #expect(h.run(["init", "--catalog", CLIHarness.fixture("offers/catalog.json")]).code == 0)
+        // A subscriber (promotional offers are for current and lapsed subscribers).
+        #expect(h.run(["buy", "com.x.plus.monthly"]).code == 0)
         let listed = h.run(["offer-key", "list"])
         #expect(listed.stdout.contains("TESTKEY001  catalog  \(Self.fingerprint)"), "\(listed)")
         let removed = h.run(["offer-key", "remove", "TESTKEY001"])
@@ -62,7 +64,9 @@ struct OfferKeyCLITests {
         let second = "7b0e1c2d-0000-4000-8000-000000000002"
         let bought = Self.buy(h, nonce: second, signature: try Self.signature(nonce: second))
         let boughtJSON = try JSONParser.parse(bought.stdout)
-        #expect(bought.code == 0 && boughtJSON["price"] == .string("4.99"), "\(bought)")
+        #expect(bought.code == 0 && boughtJSON["charged"] == .bool(false), "\(bought)")
+        let renews = try JSONParser.parse(h.run(["subscriptions", "--json"]).stdout)
+        #expect(renews.arrayValue?.first?["renewalOffer"]?["identifier"] == .string("plus.comeback"))
 
         // Replaced by another key under the same id: the old signatures no longer verify.
         let other = h.run(["offer-key", "add", "TESTKEY001", CLIHarness.fixture("offers/SubscriptionKey_OTHERKEY99.p8")])
@@ -78,10 +82,11 @@ struct OfferKeyCLITests {
         #expect(h.run(["offer-key", "list", "--json"]).stdout.contains("\"keyIdentifier\":\"TESTKEY001\""))
     }
 
-    @Test("Ask to Buy: the offer waits with the deferred purchase, and applies when it is approved")
+    @Test("Ask to Buy: the offer waits with the deferred purchase, and applies when it is approved (from the next renewal)")
     func deferred() throws {
         let h = CLIHarness()
         #expect(h.run(["init", "--catalog", CLIHarness.fixture("offers/catalog.json")]).code == 0)
+        #expect(h.run(["buy", "com.x.plus.monthly"]).code == 0)
         #expect(h.run(["config", "set", "ask-to-buy", "true"]).code == 0)
         let nonce = "7b0e1c2d-0000-4000-8000-000000000004"
         let pending = Self.buy(h, nonce: nonce, signature: try Self.signature(nonce: nonce))
@@ -89,9 +94,8 @@ struct OfferKeyCLITests {
         let id = try #require(try JSONParser.parse(pending.stdout)["transactionIdentifier"]?.stringValue)
         let approved = h.run(["approve", id, "--json"])
         #expect(approved.code == 0, "\(approved)")
-        let t = try JSONParser.parse(approved.stdout)
-        let transaction = t["transaction"] ?? t
-        #expect(
-            transaction["price"] == .string("4.99") && transaction["offer"]?["identifier"] == .string("plus.comeback"), "\(t)")
+        let renews = try JSONParser.parse(h.run(["subscriptions", "--json"]).stdout)
+        #expect(renews.arrayValue?.first?["renewalOffer"]?["identifier"] == .string("plus.comeback"), "\(renews)")
+        #expect(renews.arrayValue?.first?["renewalPrice"] == .string("4.99"))
     }
 }

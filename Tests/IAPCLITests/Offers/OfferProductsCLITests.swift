@@ -60,7 +60,8 @@ struct OfferProductsCLITests {
         )
         #expect(
             monthly["pricingTerms"]?.serialized()
-                == #"[{"billingPlan":"upFront","billingPeriod":"P1M","price":"9.99","localizedPrice":"$9.99","commitment":null}]"#)
+                == #"[{"billingPlan":"upFront","billingPeriod":"P1M","price":"9.99","localizedPrice":"$9.99","commitment":null}]"#
+        )
         let gems = try #require(list.first { $0["productIdentifier"] == .string("com.x.gems") })
         #expect(gems["isEligibleForIntroOffer"] == .null)
         #expect(gems["pricingTerms"] == .array([]))
@@ -79,9 +80,13 @@ struct OfferProductsCLITests {
         let h = Self.store()
         #expect(h.run(["buy", "com.x.plus.monthly"]).code == 0)
         let list = try #require(h.run(["products", "--json"]).json?["products"]?.arrayValue)
-        let eligible = list.map { "\($0["productIdentifier"]?.stringValue ?? "?")=\($0["isEligibleForIntroOffer"]?.serialized() ?? "?")" }
+        let eligible = list.map {
+            "\($0["productIdentifier"]?.stringValue ?? "?")=\($0["isEligibleForIntroOffer"]?.serialized() ?? "?")"
+        }
         #expect(eligible == ["com.x.plus.monthly=false", "com.x.plus.yearly=false", "com.x.gems=null", "com.x.pro=null"])
-        #expect(h.run(["products", "com.x.plus.yearly"]).stdout.contains("payUpFront P3M     $9.99   not eligible (the group had one)"))
+        #expect(
+            h.run(["products", "com.x.plus.yearly"]).stdout.contains(
+                "payUpFront P3M     $9.99   not eligible (the group had one)"))
     }
 
     @Test("a real Xcode file with a monthly plan: its pricing terms and the monthly plan's introductory offer")

@@ -85,12 +85,15 @@ struct OfferSignedDataCLITests {
     }
 
     @Test(
-        "a promotional offer signed by Apple's creator: offerType 2 in JWS, promotional_offer_id in the receipt, OFFER_REDEEMED INITIAL_BUY"
+        "a promotional offer signed by Apple's creator for a lapsed subscriber: offerType 2 in JWS, promotional_offer_id in the receipt, OFFER_REDEEMED RESUBSCRIBE"
     )
     func promotional() throws {
         let h = Self.store()
+        #expect(h.run(["buy", "com.x.plus.monthly"]).code == 0)
+        #expect(h.run(["auto-renew", "off", "com.x.plus.monthly"]).code == 0)
+        #expect(h.run(["clock", "set", "2026-03-01T00:00:00Z"]).code == 0)
         let nonce = "6a1b7c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d"
-        let timestamp = "1767225600000"  // the store's clock, 2026-01-01T00:00:00Z
+        let timestamp = "1772323200000"  // the store's clock, 2026-03-01T00:00:00Z
         let sign = """
             import sys, uuid
             from appstoreserverlibrary.promotional_offer import PromotionalOfferSignatureCreator
@@ -115,15 +118,19 @@ struct OfferSignedDataCLITests {
         #expect(decoded["offerType"] == .number("2") && decoded["offerIdentifier"] == .string("plus.comeback"))
         #expect(decoded["offerDiscountType"] == .string("PAY_AS_YOU_GO") && decoded["offerPeriod"] == .string("P3M"))
         #expect(decoded["price"] == .number("4990"))
-        #expect(try Self.notifications(h).first?.type == "OFFER_REDEEMED INITIAL_BUY")
+        let notes = try Self.notifications(h)
+        #expect(notes.last?.type == "OFFER_REDEEMED RESUBSCRIBE", "\(notes.map(\.type))")
+        #expect(notes.last?.transaction?["offerIdentifier"] == .string("plus.comeback"))
+        #expect(notes.last?.renewal?["offerType"] == .number("2"), "the next two months are under the offer too")
 
         let receipt = h.run(["receipt", "--json"])
-        let entry = try #require(try Self.json(receipt)["inApp"]?.arrayValue?.first)
+        let entry = try #require(try Self.json(receipt)["inApp"]?.arrayValue?.last)
         #expect(entry["promotionalOfferIdentifier"] == .string("plus.comeback"), "\(receipt.stdout)")
         let answer = try Self.json(h.run(["verify-receipt"]))
-        let inApp = try #require(answer["receipt"]?["in_app"]?.arrayValue?.first)
-        #expect(inApp["promotional_offer_id"] == .string("plus.comeback"))
-        #expect(inApp["is_in_intro_offer_period"] == .string("false") && inApp["is_trial_period"] == .string("false"))
+        let inApp = try #require(answer["receipt"]?["in_app"]?.arrayValue)
+        #expect(inApp.map { $0["promotional_offer_id"]?.stringValue ?? "-" } == ["-", "plus.comeback"])
+        #expect(inApp.map { $0["is_trial_period"]?.stringValue ?? "-" } == ["true", "false"])
+        #expect(inApp.last?["is_in_intro_offer_period"] == .string("false"))
         #expect(answer["pending_renewal_info"]?.arrayValue?.first?["promotional_offer_id"] == .string("plus.comeback"))
     }
 

@@ -36,6 +36,15 @@ struct OfferPurchaseTests {
             offerID: OfferID(offer), keyID: "TESTKEY001", nonce: OfferNonce(nonce), timestamp: ts, signature: signature)
     }
 
+    /// Makes the account a lapsed subscriber of the group: the free week of the monthly product,
+    /// auto-renew off, expired. Returns the subscription's original transaction id.
+    static func lapse(_ h: inout MachineHarness) throws -> TransactionID {
+        let first = try h.buy(monthly)
+        try h.apply(.setAutoRenew(.product(ProductID(monthly)), on: false))
+        try h.advance("P1M")
+        return first.id
+    }
+
     @discardableResult
     static func buy(_ h: inout MachineHarness, _ product: String, _ options: PurchaseOptions) throws -> Transaction {
         // The new transaction: the newest id (an upgrade also changes the one it replaces).
@@ -65,18 +74,25 @@ struct OfferPurchaseTests {
 
     // MARK: - Promotional offers
 
-    @Test("a promotional offer signed by Apple's creator: 3 months at 4.99, then 9.99; OFFER_REDEEMED INITIAL_BUY")
+    @Test(
+        "a promotional offer signed by Apple's creator, for a lapsed subscriber: 3 months at 4.99, then 9.99; OFFER_REDEEMED RESUBSCRIBE"
+    )
     func promotionalPayAsYouGo() throws {
         var h = try Self.harness()
+        // A new subscriber may not: promotional offers are for current and lapsed subscribers.
         let d = try Self.discount(h, offer: "plus.comeback", nonce: Self.nonces[0])
-        let t = try Self.buy(&h, Self.monthly, PurchaseOptions(offer: .promotional(d)))
+        #expect(Self.errorCode(try Self.buy(&h, Self.monthly, PurchaseOptions(offer: .promotional(d)))) == 18)
+        #expect(h.state.offers.spentNonces.isEmpty, "a refused purchase spends no nonce")
+        let original = try Self.lapse(&h)
+        let start = h.events.last!.seq
+        // Signed again a month later, with the nonce the refused purchase left unspent.
+        let now = try Self.discount(h, offer: "plus.comeback", nonce: Self.nonces[0])
+        let t = try Self.buy(&h, Self.monthly, PurchaseOptions(offer: .promotional(now)))
         #expect(t.state == .purchased)
         #expect(t.price == Price(decimal: "4.99")!)
         #expect(t.offerType == .promotional && t.offerID == OfferID("plus.comeback") && t.offer == .payAsYouGo)
-        #expect(t.offerPeriod == SubscriptionPeriod(iso8601: "P3M"))
-        #expect(Self.notifications(h) == ["OFFER_REDEEMED INITIAL_BUY"])
-        // The group's introductory offer is still unused: a promotional offer is not one.
-        #expect(h.machine.isEligibleForIntroOffer(group: "plus"))
+        #expect(t.offerPeriod == SubscriptionPeriod(iso8601: "P3M") && t.originalID == original)
+        #expect(Self.notifications(h, after: start) == ["OFFER_REDEEMED RESUBSCRIBE"])
         let sub = try #require(h.subscription(Self.monthly))
         let info = RenewalInfo(
             sub, offers: h.state.offers.subscriptions[sub.originalID], storefront: "USA", catalog: Self.catalog,
@@ -90,12 +106,13 @@ struct OfferPurchaseTests {
         let seq = h.events.last!.seq
         try h.advance("P1M", times: 4)
         #expect(
-            Self.periods(h, t.id) == [
-                "4.99 promotional plus.comeback", "4.99 promotional plus.comeback", "4.99 promotional plus.comeback", "9.99 - -",
+            Self.periods(h, original) == [
+                "0.00 introductory -", "4.99 promotional plus.comeback", "4.99 promotional plus.comeback",
+                "4.99 promotional plus.comeback", "9.99 - -",
                 "9.99 - -",
             ])
         #expect(Self.notifications(h, after: seq) == ["DID_RENEW", "DID_RENEW", "DID_RENEW", "DID_RENEW"])
-        let renewed = h.transactions.filter { $0.originalID == t.id && $0.reason == .renewal }
+        let renewed = h.transactions.filter { $0.originalID == original && $0.reason == .renewal }
         #expect(renewed[0].offerType == .promotional && renewed[0].offerID == OfferID("plus.comeback"))
         #expect(renewed[2].offerType == nil && renewed[2].offerPeriod == nil)
     }
@@ -121,7 +138,8 @@ struct OfferPurchaseTests {
             h, offer: "plus.comeback", nonce: Self.nonces[4], timestamp: h.state.clock.milliseconds - 25 * 3_600_000)
         #expect(Self.errorCode(try Self.buy(&h, Self.monthly, PurchaseOptions(offer: .promotional(old)))) == 12)
         // Nothing was charged and no subscription began.
-        #expect(h.subscription(Self.monthly) == nil)
+        #expect(h.subscription(Self.monthly) == nil && h.state.offers.spentNonces.isEmpty)
+        _ = try Self.lapse(&h)
         let good = try Self.discount(h, offer: "plus.comeback", nonce: Self.nonces[5])
         #expect(try Self.buy(&h, Self.monthly, PurchaseOptions(offer: .promotional(good))).state == .purchased)
         try h.apply(.setAutoRenew(.product(ProductID(Self.monthly)), on: false))
@@ -137,6 +155,7 @@ struct OfferPurchaseTests {
     @Test("the JWS promotional offer (PromotionalOfferV2SignatureCreator), with and without transactionId")
     func promotionalJWS() throws {
         var h = try Self.harness()
+        let original = try Self.lapse(&h)
         let iat = h.state.clock.milliseconds / 1000
         let token = try AppleOfferSigner.sign(
             .promotionalV2(
@@ -144,7 +163,7 @@ struct OfferPurchaseTests {
                 productID: Self.monthly, offerID: "plus.halfyear", transactionID: nil, nonce: Self.nonces[0], iat: iat))
         let t = try Self.buy(&h, Self.monthly, PurchaseOptions(offer: .promotionalJWS(token)))
         #expect(t.state == .purchased && t.price == Price(decimal: "29.99")! && t.offer == .payUpFront)
-        #expect(t.offerType == .promotional && t.offerID == OfferID("plus.halfyear"))
+        #expect(t.offerType == .promotional && t.offerID == OfferID("plus.halfyear") && t.originalID == original)
         #expect(t.expiresDate == SubscriptionPeriod(iso8601: "P6M")!.advance(t.date))
         // Redeemed by the subscriber for the renewal, naming one of the account's transactions.
         let next = try AppleOfferSigner.sign(
@@ -157,7 +176,7 @@ struct OfferPurchaseTests {
         #expect(pending.state == .purchased && !pending.charged)
         #expect(Self.notifications(h, after: seq) == ["OFFER_REDEEMED"], "an offer for the active subscription: no subtype")
         try h.advance("P6M")
-        let renewal = try #require(h.transactions.last { $0.originalID == t.id && $0.reason == .renewal })
+        let renewal = try #require(h.transactions.last { $0.originalID == original && $0.reason == .renewal })
         #expect(renewal.price == .zero && renewal.offerType == .promotional && renewal.offerID == OfferID("plus.free"))
         // A transactionId that is not the account's is refused.
         let foreign = try AppleOfferSigner.sign(
@@ -354,6 +373,7 @@ struct OfferChangeTests {
     func unpriced() throws {
         var h = try P.harness()
         try h.apply(.setSetting(key: "storefront", value: "JPN"))
+        _ = try P.lapse(&h)
         let d = try P.discount(h, offer: "plus.halfyear", nonce: P.nonces[0])
         #expect(P.errorCode(try P.buy(&h, P.monthly, PurchaseOptions(offer: .promotional(d)))) == 14)
         #expect(P.errorCode(try P.buy(&h, P.monthly, PurchaseOptions(offer: .code(referenceName: "LOYAL")))) == 14)
@@ -374,18 +394,22 @@ struct OfferChangeTests {
         try store.write(creating: creation) { s throws(StoreError) in
             #expect(s.state.offers.keys == h.state.offers.keys, "the catalog's key is the store's")
         }
-        let d = try P.discount(h, offer: "plus.comeback", nonce: P.nonces[0])
+        let d = try P.discount(
+            h, offer: "plus.comeback", nonce: P.nonces[0], timestamp: date("2026-02-15T00:00:00Z").milliseconds)
         let commands: [Command] = [
+            .buy(ProductID(P.monthly), user: nil, quantity: 1),
+            .setAutoRenew(.product(ProductID(P.monthly)), on: false),
+            .advanceClock(to: date("2026-02-15T00:00:00Z")),
             .buyWithOptions(ProductID(P.monthly), user: nil, quantity: 1, options: PurchaseOptions(offer: .promotional(d))),
             .buyWithOptions(
                 ProductID(P.monthly), user: nil, quantity: 1, options: PurchaseOptions(offer: .code(referenceName: "LOYAL"))),
-            .advanceClock(to: date("2026-03-01T00:00:00Z")),
+            .advanceClock(to: date("2026-04-01T00:00:00Z")),
             .setAutoRenew(.product(ProductID(P.monthly)), on: false),
-            .advanceClock(to: date("2026-07-01T00:00:00Z")),
+            .advanceClock(to: date("2026-08-01T00:00:00Z")),
             .buyWithOptions(
                 ProductID(P.monthly), user: nil, quantity: 1, options: PurchaseOptions(offer: .winBack(OfferID("plus.winback")))),
             .buyWithOptions(ProductID(P.yearly), user: nil, quantity: 1, options: PurchaseOptions(billingPlan: .monthly)),
-            .advanceClock(to: date("2026-10-01T00:00:00Z")),
+            .advanceClock(to: date("2026-11-01T00:00:00Z")),
             .removeOfferKey("TESTKEY001"),
         ]
         for command in commands {
