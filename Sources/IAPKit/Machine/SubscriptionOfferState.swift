@@ -24,8 +24,8 @@ public struct SubscriptionOfferState: Hashable, Sendable, Codable {
     /// The monthly plan's twelve-payment commitment. Whether another commitment follows
     /// (`commitmentAutoRenewStatus`) is the subscription's auto-renew setting: turning it off
     /// during a commitment stops the next commitment, while the payments left in this one go on
-    /// ("Customers can cancel at any time, but the subscription remains active through the end
-    /// of the commitment term", RevenueCat's documentation of Apple's plan).
+    /// (the customer committed to twelve payments; see docs/offers.md, "Billing plans", for the
+    /// sources: WWDC26 "What's new in Apple In-App Purchase", `commitmentAutoRenewStatus`).
     public struct Commitment: Hashable, Sendable, Codable {
         /// When the commitment's first payment began.
         public var start: Timestamp
