@@ -31,8 +31,9 @@ public enum StoreKitConfigurationFormat {
         /// `version.major` and `version.minor` of the file (1.0 when absent).
         public let majorVersion: Int64
         public let minorVersion: Int64
-        /// One line per thing read but not applied (an offer kind iapctl does not simulate, an
-        /// enabled error on an API without an iapctl fault point, a key iapctl does not know)
+        /// One line per thing read but not applied (an offer that cannot apply, such as one of a
+        /// billing plan the product does not offer; an enabled error on an API without an iapctl
+        /// fault point; a key iapctl does not know)
         /// and per value Xcode's editor left blank that iapctl filled in, naming the product and
         /// the value used; `iapctl init` and `iapctl catalog` print them.
         public let notes: [String]
