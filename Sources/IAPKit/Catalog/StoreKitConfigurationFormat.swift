@@ -226,9 +226,7 @@ public enum StoreKitConfigurationFormat {
             _ = try object(value, "settings")
             var result: [(key: String, value: String)] = []
             if let locale = try string(value["_locale"], "settings._locale") {
-                guard isLocale(locale) else {
-                    throw fail("settings._locale", "'\(locale)' is not a locale; write it as en_US or zh_CN")
-                }
+                if let problem = LocaleIdentifier.problem(locale) { throw fail("settings._locale", problem) }
                 result.append(("locale", locale))
             }
             if let code = try string(value["_storefront"], "settings._storefront") {
@@ -291,12 +289,6 @@ public enum StoreKitConfigurationFormat {
                 result.append(("fault", "\(point) \(error)"))
             }
             return result
-        }
-
-        func isLocale(_ text: String) -> Bool {
-            let parts = text.split(separator: "_", omittingEmptySubsequences: false)
-            guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 8 }) else { return false }
-            return text.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || $0 == "_" }
         }
 
         // MARK: Products
@@ -457,9 +449,7 @@ public enum StoreKitConfigurationFormat {
                 let p = "\(path)[\(i)]"
                 _ = try object(item, p)
                 let locale = try requiredString(item["locale"], "\(p).locale", fix: "write a locale such as \"en_US\"")
-                guard isLocale(locale) else {
-                    throw fail("\(p).locale", "'\(locale)' is not a locale; write it as en_US or zh_CN")
-                }
+                if let problem = LocaleIdentifier.problem(locale) { throw fail("\(p).locale", problem) }
                 guard !result.contains(where: { $0.locale == locale }) else {
                     throw fail("\(p).locale", "duplicate locale '\(locale)'; each locale may appear once per product")
                 }

@@ -23,6 +23,7 @@ public struct Machine: Sendable {
     public mutating func apply(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
         var effects = Effects()
         firedFaults = []
+        let before = watchesDateLimit(command) ? state : nil
         switch command {
         case .requestProducts(let ids):
             requestProducts(ids, into: &effects)
@@ -81,6 +82,10 @@ public struct Machine: Sendable {
         }
         try flushFollowups(archive: archive, into: &effects)
         flushFiredFaults(into: &effects)
+        if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {
+            state = before
+            throw problem
+        }
         return effects
     }
 
