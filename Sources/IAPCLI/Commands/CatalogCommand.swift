@@ -90,12 +90,10 @@ enum CatalogCommand {
     static func runConvert(_ c: CommandContext) throws -> ExitCode {
         let file = c.invocation.positional("FILE") ?? ""
         let (catalog, notes) = try load(file)
-        for note in notes { c.stderr.line("note: \(note)") }
+        for note in notes { c.stderr.message("note: \(note)") }
         let bytes = CatalogJSONFormat.write(catalog)
         if let output = c.invocation.value("output") {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw StoreError.io(path: output, reason: "cannot create the file")
-            }
+            try OutputFile.write(bytes, to: output)
             if !c.json { c.stdout.line("wrote \(output): \(catalog.products.count) products") }
         } else {
             c.stdout.write(bytes)

@@ -28,7 +28,7 @@ enum RefreshReceiptCommand {
             }.first
             if !c.json { for line in EventText.faultLines(effects) { c.stdout.line(line) } }
             if let failure {
-                c.stderr.line(
+                c.stderr.message(
                     "error: receipt refresh failed: \(failure) (an injected refresh-receipt fault; see 'iapctl fault list')")
                 return .declined
             }

@@ -118,7 +118,7 @@ enum StoreReceiptDecoding {
 /// `--root CERT`: a certificate file, PEM or DER.
 enum RootArgument {
     static func certificate(_ path: String) throws -> Certificate {
-        let bytes = try ReceiptFile.read(path)
+        let bytes = try JWSArgument.read(path, holding: "the trusted root certificate, PEM or DER, with --root")
         do {
             if bytes.first == 0x30 { return try Certificate(der: bytes) }
             return try Certificate(pemRepresentation: String(decoding: bytes, as: UTF8.self))

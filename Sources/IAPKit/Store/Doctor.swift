@@ -58,7 +58,7 @@ public enum Doctor {
                 offset = r.next
                 if scan.problem == nil { scan.validEnd = offset }
             } catch {
-                if scan.problem == nil { scan.problem = "\(error)" }
+                if scan.problem == nil { scan.problem = problem(error, file: journal.path) }
                 guard resync else { break }
                 offset += 1
                 scan.skippedBytes += 1
@@ -79,7 +79,7 @@ public enum Doctor {
             stateFile = try StateFile.decode(try f.readAll(), path: store.statePath)
             report.ok(store.statePath, "state is intact (format v\(StateFile.version), \(stateFile!.state.queue.count) in queue)")
         } catch {
-            report.bad(store.statePath, "\(error)")
+            report.bad(store.statePath, problem(error, file: store.statePath))
         }
         do {
             guard let f = try PosixFile.openForReading(store.catalogPath) else {
@@ -94,7 +94,7 @@ public enum Doctor {
                 report.ok(store.catalogPath, "catalog is intact (\(catalog.products.count) products)")
             }
         } catch {
-            report.bad(store.catalogPath, "\(error)")
+            report.bad(store.catalogPath, problem(error, file: store.catalogPath))
         }
         guard let journalFile = try? PosixFile.openForReading(store.journalPath) else {
             report.bad(store.journalPath, "missing")
@@ -105,7 +105,7 @@ public enum Doctor {
         do {
             try journal.validate(committedLength: min(stateFile?.journalLength ?? 0, size))
         } catch {
-            report.bad(store.journalPath, "\(error)")
+            report.bad(store.journalPath, problem(error, file: store.journalPath))
             return report
         }
         let committed = stateFile?.journalLength ?? size
@@ -157,7 +157,9 @@ public enum Doctor {
                 report.ok(store.indexPath, "index agrees with the journal")
             }
         } catch {
-            report.ok(store.indexPath, "index unreadable (\(error)); it is derived and rebuilt automatically")
+            report.ok(
+                store.indexPath,
+                "index unreadable (\(problem(error, file: store.indexPath))); it is derived and rebuilt automatically")
         }
         return report
     }

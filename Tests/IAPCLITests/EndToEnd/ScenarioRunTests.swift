@@ -134,10 +134,10 @@ struct ScenarioRunTests {
         let harness = CLIHarness("iapctl-scenario")
         let missing = harness.run(["run", "nope.iap"], useStore: false)
         #expect(missing.code == 66)
-        #expect(missing.stderr == "error: cannot read 'nope.iap': No such file or directory\n")
+        #expect(missing.stderr == "error: cannot read 'nope.iap': no such file (give a scenario file, or - for standard input)\n")
         let directory = harness.run(["run", "."], useStore: false)
         #expect(directory.code == 66)
-        #expect(directory.stderr == "error: cannot read '.': Is a directory\n")
+        #expect(directory.stderr == "error: cannot read '.': is a directory, not a scenario file\n")
     }
 
     @Test func invalidUTF8IsMalformed() throws {

@@ -118,9 +118,9 @@ struct JWSCommandTests {
         #expect(verify.stdout == "leaf.pem: OK\n", "\(verify)")
         let key = try ExternalTool.run("openssl", ["x509", "-in", "leaf.pem", "-noout", "-pubkey"], in: h.directory)
         h.write("leaf-pub.pem", key.stdout)
-        FileManager.default.createFile(atPath: h.path("input"), contents: Data(jws.signingInput))
+        _ = FileManager.default.createFile(atPath: h.path("input"), contents: Data(jws.signingInput))
         let der = try P256.Signature(rawRepresentation: jws.signature).derRepresentation
-        FileManager.default.createFile(atPath: h.path("signature.der"), contents: Data(der))
+        _ = FileManager.default.createFile(atPath: h.path("signature.der"), contents: Data(der))
         let dgst = try ExternalTool.run(
             "openssl", ["dgst", "-sha256", "-verify", "leaf-pub.pem", "-signature", "signature.der", "input"], in: h.directory)
         #expect(dgst.stdout == "Verified OK\n", "\(dgst)")
@@ -199,7 +199,7 @@ struct JWSCommandTests {
         ),
         (
             ["jws", "decode", "eyJhbGciOiJFUzI1NiJ9.e30.AAAA", "--root", "nosuch.pem"], 66,
-            "error: cannot read 'nosuch.pem': no such file (give a receipt file, base64 or DER, or - for stdin)"
+            "error: cannot read 'nosuch.pem': no such file (give the trusted root certificate, PEM or DER, with --root)"
         ),
         (
             ["jws", "decode", "eyJhbGciOiJFUzI1NiJ9.W10.AAAA"], 65,
