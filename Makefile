@@ -19,15 +19,17 @@ SHELL := /bin/bash
 # anything else built with -static-stdlib that imports Foundation. The warning is about the
 # toolchain's own library, not about our code, and ld has no switch to turn one warning off, so
 # the build output drops exactly that line and nothing else.
-QUIET_LINK = 2>&1 | { grep --line-buffered -v "libFoundationEssentials.a(Data+Writing.swift.o).*warning: the use of .mktemp' is dangerous" || true; }
+QUIET_LINK = 2>&1 | { grep --line-buffered -v 'libFoundationEssentials\.a(Data+Writing\.swift\.o).*the use of .mktemp. is dangerous' || true; }
 
 .PHONY: build test test-setup demo bench format install clean
 
 build:
-	$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
+	@echo "$(SWIFT) build $(RELEASE_FLAGS) --product iapctl"
+	@$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
 
 test: test-setup
-	$(SWIFT) build --build-tests $(QUIET_LINK)
+	@echo "$(SWIFT) build --build-tests"
+	@$(SWIFT) build --build-tests $(QUIET_LINK)
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --parallel --num-workers 2 $(if $(FILTER),--filter '$(FILTER)')
 
 # Apple's Python library in $(VENV) (made once, again when requirements-test.txt changes), and
@@ -39,8 +41,10 @@ demo: build
 	@bash scripts/demo.sh $(BIN)
 
 bench:
-	$(SWIFT) build $(RELEASE_FLAGS) --product iapbench $(QUIET_LINK)
-	$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
+	@echo "$(SWIFT) build $(RELEASE_FLAGS) --product iapbench"
+	@$(SWIFT) build $(RELEASE_FLAGS) --product iapbench $(QUIET_LINK)
+	@echo "$(SWIFT) build $(RELEASE_FLAGS) --product iapctl"
+	@$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
 	.build/release/iapbench --binary $(BIN) --json bench/results.json
 
 format:

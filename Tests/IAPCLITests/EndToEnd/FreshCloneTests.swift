@@ -31,12 +31,12 @@ struct FreshCloneTests {
             "/usr/bin/env", ["python3", "-c", "import appstoreserverlibrary"], environment: Self.environment)
         try #require(python.code != 0, "a python3 on \(Self.path) already has app-store-server-library")
 
-        let demo = try Self.make(["demo"], in: clone)
+        let demo = try Self.make(["demo"], in: scratch)
         #expect(demo.code == 0, "make demo: \(Self.text(demo.stdout))\(Self.text(demo.stderr))")
         #expect(Self.text(demo.stdout).contains("\nstore is clean\n"), "\(Self.text(demo.stdout))")
         #expect(Self.warnings(demo).isEmpty, "make demo printed warnings: \(Self.warnings(demo))")
 
-        let test = try Self.make(["test", "FILTER=\(Self.filter)"], in: clone)
+        let test = try Self.make(["test", "FILTER=\(Self.filter)"], in: scratch)
         let output = Self.text(test.stdout) + Self.text(test.stderr)
         #expect(test.code == 0, "make test: \(output)")
         #expect(output.contains("setting up .build/venv from requirements-test.txt"), "\(output)")
@@ -51,12 +51,12 @@ struct FreshCloneTests {
         #expect(imported.code == 0, "the venv lacks the library: \(Self.text(imported.stderr))")
 
         // Made once, reused after; made again when the requirements change.
-        let again = try Self.make(["test-setup"], in: clone)
+        let again = try Self.make(["test-setup"], in: scratch)
         #expect(again.code == 0 && Self.text(again.stdout).isEmpty, "\(Self.text(again.stdout))\(Self.text(again.stderr))")
         let requirements = clone + "/requirements-test.txt"
         let pinned = try String(contentsOfFile: requirements, encoding: .utf8)
         try (pinned + "# changed\n").write(toFile: requirements, atomically: true, encoding: .utf8)
-        let changed = try Self.make(["test-setup"], in: clone)
+        let changed = try Self.make(["test-setup"], in: scratch)
         #expect(changed.code == 0, "\(Self.text(changed.stderr))")
         #expect(Self.text(changed.stdout).contains("setting up .build/venv"), "\(Self.text(changed.stdout))")
     }
@@ -70,6 +70,13 @@ struct FreshCloneTests {
 
     /// This process's environment without anything that points at a Python environment, a
     /// store, or the make that runs this suite.
+    static func environment(in scratch: CLIHarness) -> [String: String] {
+        var env = environment
+        // SwiftPM keeps lock files in TMPDIR: inside the scratch directory they go away with it.
+        env["TMPDIR"] = scratch.directory
+        return env
+    }
+
     static let environment: [String: String] = {
         var env = ProcessInfo.processInfo.environment
         for key in ["VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "IAPCTL_STORE", "IAPCTL_BIN", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"] {
@@ -80,9 +87,10 @@ struct FreshCloneTests {
         return env
     }()
 
-    static func make(_ arguments: [String], in directory: String) throws -> ChildProcess.Outcome {
+    static func make(_ arguments: [String], in scratch: CLIHarness) throws -> ChildProcess.Outcome {
         try ChildProcess.run(
-            try ExternalTool.path("make"), ["--no-print-directory"] + arguments, directory: directory, environment: environment)
+            try ExternalTool.path("make"), ["--no-print-directory"] + arguments, directory: scratch.path("iapctl"),
+            environment: environment(in: scratch))
     }
 
     /// Lines that say `warning:` (the compiler's, the linker's, ours).
