@@ -35,8 +35,9 @@ enum CatalogCommand {
             examples: ["iapctl catalog convert Example.storekit --output catalog.json"]
         ), run: runConvert)
 
-    /// Reads a catalog file, exit 66 when unreadable and 65 when malformed; with its import notes.
-    static func load(_ path: String) throws -> (Catalog, [String]) {
+    /// Reads a catalog file, exit 66 when unreadable and 65 when malformed; with its import
+    /// notes and warnings (a `.storekit` file's; iapctl's own format has none).
+    static func load(_ path: String) throws -> (Catalog, notes: [String], warnings: [String]) {
         guard let data = FileManager.default.contents(atPath: path), !FileManager.default.isDirectory(path) else {
             throw StoreError.unreadable(path: path, reason: "no such file (give a catalog .json or .storekit file)")
         }
@@ -45,9 +46,9 @@ enum CatalogCommand {
             switch try CatalogLoader.format(of: bytes, file: path) {
             case .storeKit:
                 let result = try StoreKitConfigurationFormat.readImport(bytes, file: path)
-                return (result.catalog, result.notes)
+                return (result.catalog, result.notes, result.warnings)
             case .iapctl:
-                return (try CatalogJSONFormat.read(bytes, file: path), [])
+                return (try CatalogJSONFormat.read(bytes, file: path), [], [])
             }
         } catch {
             throw StoreError.badCatalog(error)
@@ -58,7 +59,9 @@ enum CatalogCommand {
         let catalog: Catalog
         let name: String
         if let file = c.invocation.positional("FILE") {
-            (catalog, _) = try load(file)
+            let loaded = try load(file)
+            report(loaded.notes, loaded.warnings, c)
+            catalog = loaded.0
             name = file
         } else {
             (catalog, name) = try c.read { s throws(StoreError) in (s.catalog, s.catalogName) }
@@ -70,9 +73,11 @@ enum CatalogCommand {
         c.stdout.line("catalog \(name): \(catalog.products.count) products")
         var table = TextTable(["PRODUCT", "TYPE", "PRICES", "PERIOD", "GROUP", "OFFER", "CONTENT"])
         for p in catalog.products {
-            let prices = p.prices.map { sp in
+            var prices = p.prices.map { sp in
                 (Storefront.named(sp.storefront).map { "\(sp.storefront) \($0.localizedPrice(sp.price))" }) ?? sp.storefront
             }.joined(separator: ", ")
+            // Xcode's rule: the one price is sold everywhere, in each storefront's currency.
+            if p.anyStorefront { prices += " (every storefront)" }
             let group = p.subscriptionGroup.map { "\($0) level \(p.groupLevel ?? 1)" } ?? "-"
             let offer = p.introductoryOffer.map { "\($0.paymentMode.rawValue) \($0.numberOfPeriods)x\($0.period.iso8601)" } ?? "-"
             let content =
@@ -89,8 +94,8 @@ enum CatalogCommand {
 
     static func runConvert(_ c: CommandContext) throws -> ExitCode {
         let file = c.invocation.positional("FILE") ?? ""
-        let (catalog, notes) = try load(file)
-        for note in notes { c.stderr.message("note: \(note)") }
+        let (catalog, notes, warnings) = try load(file)
+        report(notes, warnings, c)
         let bytes = CatalogJSONFormat.write(catalog)
         if let output = c.invocation.value("output") {
             try OutputFile.write(bytes, to: output)
@@ -99,6 +104,15 @@ enum CatalogCommand {
             c.stdout.write(bytes)
         }
         return .success
+    }
+}
+
+extension CatalogCommand {
+    /// Prints what reading a catalog file found: warnings first, then notes, on stderr, so
+    /// that stdout stays the catalog (or the command's own output).
+    static func report(_ notes: [String], _ warnings: [String], _ c: CommandContext) {
+        for warning in warnings { c.warn(warning) }
+        for note in notes { c.stderr.message("note: \(note)") }
     }
 }
 

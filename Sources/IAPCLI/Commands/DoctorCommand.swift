@@ -14,6 +14,7 @@ enum DoctorCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let store = c.store
+        _ = try store.presence()
         let report = Doctor.check(store)
         var salvage: Doctor.SalvageReport?
         if let dir = c.invocation.value("salvage") {
@@ -24,9 +25,19 @@ enum DoctorCommand {
                 salvage = try Doctor.salvage(store, into: Store(path: dir, lockTimeout: c.lockTimeout))
             } catch {
                 // The new store is an output the user named (73), not the store being checked.
-                guard case .io(_, let reason) = error else { throw error }
-                throw StoreError.cannotCreate(
-                    path: dir, reason: "\(reason.lowercased()); name a new directory where you can write")
+                switch error {
+                case .io(_, let reason):
+                    throw StoreError.cannotCreate(
+                        path: dir, reason: "\(reason.lowercased()); name a new directory where you can write")
+                case .storePath(.notADirectory(let path)) where path == dir:
+                    throw StoreError.cannotCreate(
+                        path: dir, reason: "it, or a directory above it, is a file; name a new directory where you can write")
+                case .storePath(.notAStore(let path, let entry)) where path == dir:
+                    throw StoreError.cannotCreate(
+                        path: dir, reason: "it holds other files (such as '\(entry)'); name a new or empty directory")
+                default:
+                    throw error
+                }
             }
         }
         if c.json {

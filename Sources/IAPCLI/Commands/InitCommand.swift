@@ -7,11 +7,14 @@ enum InitCommand {
         CommandSpec(
             name: "init",
             summary: "Create a store bound to a catalog",
-            discussion: "Without --catalog the built-in catalog is used. An existing store is only replaced with --force.",
+            discussion:
+                "Without --catalog the built-in catalog is used. An existing store is only replaced with --force. A .storekit catalog is sold in every storefront, its one price shown in the storefront's currency (as in Xcode); what the file holds that iapctl does not simulate is listed on stderr as notes.",
             options: [
                 .value("bundle-id", "id", help: "The app's bundle identifier (default: com.x.demo)"),
                 .value("app-version", "version", help: "The app's version (default: 1.0)"),
-                .value("storefront", "code", help: "The storefront: USA, CHN, JPN, ... (default: USA)"),
+                .value(
+                    "storefront", "code",
+                    help: "The storefront: any App Store storefront's ISO 3166-1 alpha-3 code, USA, CHN, JPN, ... (default: USA)"),
                 .value("start-date", "date", help: "The simulated clock's start, RFC 3339 (default: 2026-01-01T00:00:00Z)"),
                 .flag("force", help: "Replace an existing store (its transactions are lost)"),
                 .value(
@@ -20,7 +23,9 @@ enum InitCommand {
                         "Sign receipts with your own chain: leaf.pem, intermediate.pem, root.pem, leaf-key.pem (default: the built-in TEST ONLY chain)"
                 ),
             ],
-            examples: ["iapctl init --catalog Fixtures/Example.storekit --storefront CHN", "iapctl --store /tmp/s init --force"]
+            examples: [
+                "iapctl init --catalog Fixtures/Example.storekit --storefront JPN", "iapctl --store /tmp/s init --force",
+            ]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
@@ -40,7 +45,7 @@ enum InitCommand {
         }
         if let s = i.value("storefront") {
             guard Storefront.named(s) != nil else {
-                throw i.usageError("unknown storefront '\(s)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                throw i.usageError("unknown storefront '\(s)'; \(Storefront.unknownCodeHint(s))")
             }
             creation.storefront = s
         }
@@ -61,6 +66,11 @@ enum InitCommand {
             creation.signing = identity
         }
         try c.store.create(creation, force: i.flag("force"))
+        if let file = creation.catalogFile {
+            // The store keeps the file; say what of it iapctl reads but does not simulate.
+            let loaded = try CatalogCommand.load(file)
+            CatalogCommand.report(loaded.notes, loaded.warnings, c)
+        }
         return try c.read { s throws(StoreError) in
             if c.json {
                 c.printJSON { w in

@@ -26,7 +26,7 @@ enum ProductsCommand {
         if let code = i.value("storefront") {
             guard let s = Storefront.named(code) else {
                 throw i.usageError(
-                    "unknown storefront '\(code)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                    "unknown storefront '\(code)'; \(Storefront.unknownCodeHint(code))")
             }
             storefrontOverride = s
         }

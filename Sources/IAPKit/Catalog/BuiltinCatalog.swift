@@ -64,7 +64,7 @@ extension Catalog {
                 id: p.id, type: p.type, referenceName: p.referenceName, localizations: p.localizations, prices: p.prices,
                 subscriptionPeriod: p.subscriptionPeriod, subscriptionGroup: p.subscriptionGroup, groupLevel: p.groupLevel,
                 introductoryOffer: p.introductoryOffer, hostedContent: content, selfHosted: p.selfHosted,
-                familyShareable: p.familyShareable)
+                familyShareable: p.familyShareable, anyStorefront: p.anyStorefront)
         }
         return Catalog(products: measured, settings: settings)
     }

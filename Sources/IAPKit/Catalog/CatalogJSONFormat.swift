@@ -90,7 +90,8 @@ public enum CatalogJSONFormat {
             }
             guard let list = root["products"] else { throw fail("products", "missing; a catalog lists its products") }
             guard let items = list.arrayValue else { throw fail("products", "expected an array, found \(list.kindName)") }
-            guard !items.isEmpty else { throw fail("products", "is empty; add at least one product") }
+            // An empty list is a catalog that sells nothing: what an empty Xcode file (which
+            // Xcode opens) converts to, so `catalog convert` output always reads back.
             var products: [Product] = []
             var seen: Set<ProductID> = []
             for (i, item) in items.enumerated() {
@@ -108,6 +109,7 @@ public enum CatalogJSONFormat {
         static let productKeys = [
             "productIdentifier", "type", "referenceName", "familyShareable", "localizations", "prices",
             "subscriptionPeriod", "subscriptionGroup", "groupLevel", "introductoryOffer", "hostedContent", "selfHosted",
+            "anyStorefront",
         ]
 
         func product(_ item: JSONValue, _ path: String) throws(CatalogError) -> Product {
@@ -126,7 +128,15 @@ public enum CatalogJSONFormat {
             }
             let referenceName = try string(item["referenceName"], "\(path).referenceName", required: false) ?? id
             let localizations = try self.localizations(item["localizations"], "\(path).localizations")
-            let prices = try self.prices(item["prices"], "\(path).prices", required: true)
+            // Xcode's rule (a converted .storekit file): one price, sold in every storefront in
+            // that storefront's currency, rounded to its minor units.
+            let anyStorefront = try bool(item["anyStorefront"], "\(path).anyStorefront")
+            let prices = try self.prices(item["prices"], "\(path).prices", required: true, rounded: anyStorefront)
+            if anyStorefront && prices.count != 1 {
+                throw fail(
+                    "\(path).prices",
+                    "a product with anyStorefront has one price, sold in every storefront; keep one or remove anyStorefront")
+            }
             var period: SubscriptionPeriod?
             if let p = try string(item["subscriptionPeriod"], "\(path).subscriptionPeriod", required: false) {
                 guard let parsed = SubscriptionPeriod(iso8601: p) else {
@@ -159,7 +169,7 @@ public enum CatalogJSONFormat {
                 guard type == .autoRenewable else {
                     throw fail("\(path).introductoryOffer", "only auto-renewable subscriptions have introductory offers")
                 }
-                offer = try introductoryOffer(o, "\(path).introductoryOffer")
+                offer = try introductoryOffer(o, "\(path).introductoryOffer", anyStorefront: anyStorefront)
             }
             var content: [HostedContent] = []
             if let h = item["hostedContent"] {
@@ -187,7 +197,7 @@ public enum CatalogJSONFormat {
                 id: ProductID(id), type: type, referenceName: referenceName, localizations: localizations, prices: prices,
                 subscriptionPeriod: period, subscriptionGroup: group, groupLevel: type == .autoRenewable ? (level ?? 1) : nil,
                 introductoryOffer: offer, hostedContent: content, selfHosted: try bool(item["selfHosted"], "\(path).selfHosted"),
-                familyShareable: try bool(item["familyShareable"], "\(path).familyShareable"))
+                familyShareable: try bool(item["familyShareable"], "\(path).familyShareable"), anyStorefront: anyStorefront)
         }
 
         func localizations(_ value: JSONValue?, _ path: String) throws(CatalogError) -> [Product.Localization] {
@@ -207,7 +217,11 @@ public enum CatalogJSONFormat {
             return result
         }
 
-        func prices(_ value: JSONValue?, _ path: String, required: Bool) throws(CatalogError) -> [Product.StorefrontPrice] {
+        /// Prices by storefront; `rounded` (anyStorefront) lets a price be finer than its
+        /// currency, since it is rounded in each storefront it is sold in.
+        func prices(_ value: JSONValue?, _ path: String, required: Bool, rounded: Bool = false) throws(CatalogError)
+            -> [Product.StorefrontPrice]
+        {
             guard let value else {
                 if required {
                     throw fail(path, "missing; price the product in at least one storefront, e.g. {\"USA\": \"0.99\"}")
@@ -222,7 +236,7 @@ public enum CatalogJSONFormat {
                 let p = "\(path).\(member.key)"
                 guard let storefront = Storefront.named(member.key), storefront.code == member.key else {
                     throw fail(
-                        p, "unknown storefront '\(member.key)'; use one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                        p, "unknown storefront '\(member.key)'; \(Storefront.unknownCodeHint(member.key))")
                 }
                 let text: String
                 switch member.value {
@@ -233,7 +247,7 @@ public enum CatalogJSONFormat {
                 guard let price = Price(decimal: text) else {
                     throw fail(p, "bad price '\(text)'; write a non-negative decimal such as \"0.99\"")
                 }
-                guard price.fits(fractionDigits: storefront.fractionDigits) else {
+                guard rounded || price.fits(fractionDigits: storefront.fractionDigits) else {
                     throw fail(p, "bad price '\(text)'; \(storefront.currency) has \(storefront.fractionDigits) decimal digits")
                 }
                 result.append(.init(storefront: storefront.code, price: price))
@@ -241,7 +255,8 @@ public enum CatalogJSONFormat {
             return result
         }
 
-        func introductoryOffer(_ value: JSONValue, _ path: String) throws(CatalogError) -> IntroductoryOffer {
+        func introductoryOffer(_ value: JSONValue, _ path: String, anyStorefront: Bool) throws(CatalogError) -> IntroductoryOffer
+        {
             _ = try object(value, path, allowed: ["paymentMode", "period", "numberOfPeriods", "prices"])
             let modeText = try string(value["paymentMode"], "\(path).paymentMode")!
             guard let mode = IntroductoryOffer.PaymentMode(rawValue: modeText) else {
@@ -258,8 +273,10 @@ public enum CatalogJSONFormat {
                 }
                 count = Int(v)
             }
-            let prices = try self.prices(value["prices"], "\(path).prices", required: mode != .freeTrial)
-            return IntroductoryOffer(paymentMode: mode, period: period, numberOfPeriods: count, prices: prices)
+            let prices = try self.prices(
+                value["prices"], "\(path).prices", required: mode != .freeTrial, rounded: anyStorefront)
+            return IntroductoryOffer(
+                paymentMode: mode, period: period, numberOfPeriods: count, prices: prices, anyStorefront: anyStorefront)
         }
     }
 }

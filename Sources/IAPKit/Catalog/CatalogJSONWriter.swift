@@ -53,6 +53,7 @@ extension CatalogJSONFormat {
                         ($0.locale, .object([("title", .string($0.title)), ("description", .string($0.description))]))
                     })
             ))
+        if product.anyStorefront { members.append(("anyStorefront", .bool(true))) }
         members.append(("prices", prices(product.prices)))
         if let period = product.subscriptionPeriod { members.append(("subscriptionPeriod", .string(period.iso8601))) }
         if let group = product.subscriptionGroup { members.append(("subscriptionGroup", .string(group))) }
@@ -87,8 +88,10 @@ extension CatalogJSONFormat {
     private static func prices(_ prices: [Product.StorefrontPrice]) -> JSONValue {
         .object(
             prices.map { entry in
+                // A price finer than its currency (an anyStorefront price) keeps every digit.
                 let digits = Storefront.named(entry.storefront)?.fractionDigits ?? 3
-                return (entry.storefront, .string(entry.price.decimalString(fractionDigits: digits)))
+                let exact = entry.price.fits(fractionDigits: digits) ? digits : 3
+                return (entry.storefront, .string(entry.price.decimalString(fractionDigits: exact)))
             })
     }
 

@@ -52,6 +52,23 @@ public struct Price: Hashable, Comparable, Sendable, Codable {
         }
     }
 
+    /// The price rounded to `fractionDigits` decimals, half to even, as Foundation's currency
+    /// formatter rounds: Xcode keeps one `displayPrice` per product and shows it in the currency
+    /// of whichever storefront the test session runs in, so 0.99 is ¥1 in Japan and 2.50 is ¥2.
+    public func rounded(toFractionDigits fractionDigits: Int) -> Price {
+        let step: Int64
+        switch fractionDigits {
+        case 0: step = 1000
+        case 1: step = 100
+        case 2: step = 10
+        default: return self
+        }
+        let low = milliunits / step * step
+        let rest = milliunits - low
+        let up = rest * 2 > step || (rest * 2 == step && (low / step) % 2 == 1)
+        return Price(milliunits: up ? low + step : low)
+    }
+
     public static func * (lhs: Price, rhs: Int) -> Price { Price(milliunits: lhs.milliunits * Int64(rhs)) }
 
     public init(from decoder: any Decoder) throws {

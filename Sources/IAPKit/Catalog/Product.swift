@@ -23,6 +23,11 @@ public struct Product: Hashable, Sendable {
     /// Content the app downloads itself (RMStore's `contentDownloader`).
     public let selfHosted: Bool
     public let familyShareable: Bool
+    /// True for a product of an Xcode `.storekit` file: its one price (`prices[0]`) is sold in
+    /// every storefront, shown in that storefront's currency and rounded to its minor units,
+    /// as Xcode's test session does (it keeps one `displayPrice` and changes only the currency
+    /// with the storefront). False for iapctl's own format, priced storefront by storefront.
+    public let anyStorefront: Bool
 
     public struct Localization: Hashable, Sendable {
         public let locale: String
@@ -50,7 +55,7 @@ public struct Product: Hashable, Sendable {
         id: ProductID, type: ProductType, referenceName: String, localizations: [Localization],
         prices: [StorefrontPrice], subscriptionPeriod: SubscriptionPeriod? = nil, subscriptionGroup: String? = nil,
         groupLevel: Int? = nil, introductoryOffer: IntroductoryOffer? = nil, hostedContent: [HostedContent] = [],
-        selfHosted: Bool = false, familyShareable: Bool = false
+        selfHosted: Bool = false, familyShareable: Bool = false, anyStorefront: Bool = false
     ) {
         self.id = id
         self.type = type
@@ -64,6 +69,7 @@ public struct Product: Hashable, Sendable {
         self.hostedContent = hostedContent
         self.selfHosted = selfHosted
         self.familyShareable = familyShareable
+        self.anyStorefront = anyStorefront
     }
 
     /// The localization for `locale`, else its language's, else `en_US`, else the first.
@@ -78,7 +84,17 @@ public struct Product: Hashable, Sendable {
 
     /// The price in `storefront`, or nil when the product is not sold there.
     public func price(in storefront: String) -> Price? {
-        prices.first { $0.storefront == storefront }?.price
+        Product.price(prices, anyStorefront: anyStorefront, in: storefront)
+    }
+
+    /// A price list's price in `storefront`: the listed one, or for `anyStorefront` lists the one
+    /// price rounded to the storefront's currency (nil for a storefront iapctl does not know).
+    static func price(_ prices: [StorefrontPrice], anyStorefront: Bool, in storefront: String) -> Price? {
+        if anyStorefront {
+            guard let price = prices.first?.price, let shop = Storefront.named(storefront) else { return nil }
+            return price.rounded(toFractionDigits: shop.fractionDigits)
+        }
+        return prices.first { $0.storefront == storefront }?.price
     }
 }
 
@@ -94,12 +110,23 @@ public struct IntroductoryOffer: Hashable, Sendable {
     public let numberOfPeriods: Int
     /// Price per storefront for pay-as-you-go (per period) and pay-up-front (total); empty for a trial.
     public let prices: [Product.StorefrontPrice]
+    /// As `Product.anyStorefront`: the one price of a `.storekit` offer applies in every storefront.
+    public let anyStorefront: Bool
 
-    public init(paymentMode: PaymentMode, period: SubscriptionPeriod, numberOfPeriods: Int, prices: [Product.StorefrontPrice]) {
+    public init(
+        paymentMode: PaymentMode, period: SubscriptionPeriod, numberOfPeriods: Int, prices: [Product.StorefrontPrice],
+        anyStorefront: Bool = false
+    ) {
         self.paymentMode = paymentMode
         self.period = period
         self.numberOfPeriods = numberOfPeriods
         self.prices = prices
+        self.anyStorefront = anyStorefront
+    }
+
+    /// The offer's price in `storefront`, or nil when it has none there (a free trial has none).
+    public func price(in storefront: String) -> Price? {
+        Product.price(prices, anyStorefront: anyStorefront, in: storefront)
     }
 }
 

@@ -32,8 +32,13 @@ public enum StoreKitConfigurationFormat {
         public let majorVersion: Int64
         public let minorVersion: Int64
         /// One line per thing read but not applied (an offer kind iapctl does not simulate, an
-        /// enabled error on an API without an iapctl fault point), for `iapctl catalog` to show.
+        /// enabled error on an API without an iapctl fault point, a key iapctl does not know)
+        /// and per value Xcode's editor left blank that iapctl filled in, naming the product and
+        /// the value used; `iapctl init` and `iapctl catalog` print them.
         public let notes: [String]
+        /// Lines that ask the user to check the result: a format newer than iapctl knows, read
+        /// with the newest rules iapctl has.
+        public let warnings: [String]
     }
 
     /// Reads a `.storekit` file into a catalog.
@@ -57,18 +62,71 @@ public enum StoreKitConfigurationFormat {
         return try reader.read(root)
     }
 
+    /// The keys Xcode writes at each level of a `.storekit` file (Xcode 12 to 26, formats 1 to 5).
+    /// Every other key is named in a note, so that nothing a newer Xcode adds is dropped unseen.
+    enum KnownKeys {
+        static let document: Set<String> = [
+            "identifier", "nonRenewingSubscriptions", "products", "settings", "subscriptionGroups", "version",
+            "appPolicies", "subscriptionOffersKeyPair", "subscriptionBundleGroups",
+        ]
+        static let product: Set<String> = [
+            "displayPrice", "familyShareable", "internalID", "localizations", "productID", "referenceName", "type",
+            "promotionalImageID",
+        ]
+        static let nonRenewing: Set<String> = product.union(["subscriptionPeriod", "recurringSubscriptionPeriod"])
+        static let subscription: Set<String> = product.union([
+            "subscriptionGroupID", "groupNumber", "recurringSubscriptionPeriod", "introductoryOffer", "introductoryOffers",
+            "adHocOffers", "codeOffers", "winbackOffers", "billingPlans",
+        ])
+        static let localization: Set<String> = ["locale", "displayName", "description"]
+        static let group: Set<String> = ["id", "name", "localizations", "subscriptions"]
+        static let offer: Set<String> = [
+            "paymentMode", "subscriptionPeriod", "numberOfPeriods", "displayPrice", "internalID", "billingPlanType",
+        ]
+        static let settings: Set<String> = [
+            "_locale", "_storefront", "_askToBuyEnabled", "_failTransactionsEnabled", "_billingIssuesEnabled",
+            "_renewalBillingIssuesEnabled", "_billingGracePeriodEnabled", "_storeKitError", "_storeKitErrors", "_timeRate",
+            "_compatibilityTimeRate", "_disableDialogs", "_applicationInternalID", "_developerTeamID",
+            "_lastSynchronizedDate",
+        ]
+        static let version: Set<String> = ["major", "minor"]
+        static let storeKitError: Set<String> = ["name", "enabled", "current"]
+    }
+
     private struct Reader {
         let file: String
         var product: String?
         var notes: [String] = []
+        var warnings: [String] = []
         var storefront = Storefront.usa
+        /// The locale of `settings._locale`, for a localization Xcode left without one.
+        var fileLocale = "en_US"
         var seen: Set<String> = []
         var products: [Product] = []
+        /// Unknown keys by name, in the order first met: the path of the first and how many.
+        var unknownKeys: [(key: String, firstPath: String, count: Int)] = []
 
         init(file: String) { self.file = file }
 
         func fail(_ path: String, _ problem: String) -> CatalogError {
             CatalogError(file: file, product: product, keyPath: path, problem: problem)
+        }
+
+        /// A note about the product being read: `<path>: product '<id>' ...`.
+        mutating func note(_ path: String, _ text: String) {
+            notes.append("\(path): \(text)")
+        }
+
+        /// Records every key of `value` that Xcode does not write at this level.
+        mutating func checkKeys(_ value: JSONValue, _ path: String, known: Set<String>) {
+            for member in value.objectValue ?? [] where !known.contains(member.key) {
+                let at = path.isEmpty ? member.key : "\(path).\(member.key)"
+                if let i = unknownKeys.firstIndex(where: { $0.key == member.key }) {
+                    unknownKeys[i].count += 1
+                } else {
+                    unknownKeys.append((member.key, at, 1))
+                }
+            }
         }
 
         // MARK: Values
@@ -89,6 +147,11 @@ public enum StoreKitConfigurationFormat {
             guard let value, value != .null else { return nil }
             guard let text = value.stringValue else { throw fail(path, "expected a string, found \(value.kindName)") }
             return text
+        }
+
+        /// A string that may be blank in Xcode's editor: nil when missing, empty or whitespace.
+        func text(_ value: JSONValue?, _ path: String) throws(CatalogError) -> String? {
+            try string(value, path).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
         }
 
         func requiredString(_ value: JSONValue?, _ path: String, fix: String) throws(CatalogError) -> String {
@@ -126,22 +189,30 @@ public enum StoreKitConfigurationFormat {
             }
         }
 
-        /// A price in the file's storefront, checked like the project's own format.
-        func price(_ value: JSONValue?, _ path: String) throws(CatalogError) -> Price {
+        /// A price, the one Xcode shows in every storefront. Xcode's editor may leave it blank
+        /// (a product synced from App Store Connect before it has a price): that reads as 0 with
+        /// a note. More decimals than the file's currency has are kept, since the price is shown
+        /// in every storefront's currency and rounded there, with a note.
+        mutating func price(_ value: JSONValue?, _ path: String, what: String) throws(CatalogError) -> Price {
             let text: String
             switch value {
-            case .string(let s)?: text = s
+            case .string(let s)? where s.allSatisfy(\.isWhitespace):
+                note(path, "\(what) has a blank price; using 0")
+                return .zero
+            case .string(let s)?: text = String(s.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
             case .number(let n)?: text = n
-            case nil, .null?: throw fail(path, "missing; write the price as a decimal such as \"0.99\"")
+            case nil, .null?:
+                note(path, "\(what) has no price; using 0")
+                return .zero
             case let other?: throw fail(path, "expected a decimal price such as \"0.99\", found \(other.kindName)")
             }
             guard let price = Price(decimal: text) else {
                 throw fail(path, "bad price '\(text)'; write a non-negative decimal such as \"0.99\"")
             }
-            guard price.fits(fractionDigits: storefront.fractionDigits) else {
-                throw fail(
+            if !price.fits(fractionDigits: storefront.fractionDigits) {
+                note(
                     path,
-                    "bad price '\(text)'; \(storefront.currency) (storefront \(storefront.code)) has \(storefront.fractionDigits) decimal digits"
+                    "\(what) costs \(text), finer than \(storefront.currency) (storefront \(storefront.code)) has; shown as \(storefront.localizedPrice(price)) there, as Xcode rounds it"
                 )
             }
             return price
@@ -164,21 +235,24 @@ public enum StoreKitConfigurationFormat {
 
         mutating func read(_ root: JSONValue) throws(CatalogError) -> Import {
             _ = try object(root, "")
+            checkKeys(root, "", known: KnownKeys.document)
             var major: Int64 = 1
             var minor: Int64 = 0
             if let version = root["version"], version != .null {
                 _ = try object(version, "version")
+                checkKeys(version, "version", known: KnownKeys.version)
                 guard let m = version["major"]?.int64Value else {
                     throw fail("version.major", "expected an integer such as 3 (Xcode writes {\"major\": 3, \"minor\": 0})")
                 }
-                guard m <= StoreKitConfigurationFormat.newestMajorVersion else {
-                    throw fail(
-                        "version.major",
-                        "StoreKit configuration format \(m) is newer than iapctl reads (1 to \(StoreKitConfigurationFormat.newestMajorVersion)); upgrade iapctl or save the file from an older Xcode"
-                    )
-                }
                 guard m >= 1 else {
                     throw fail("version.major", "expected 1 to \(StoreKitConfigurationFormat.newestMajorVersion), found \(m)")
+                }
+                if m > StoreKitConfigurationFormat.newestMajorVersion {
+                    // Xcode's formats have only added keys so far; read the file with the newest
+                    // rules iapctl has, and say so, rather than refuse a file Xcode opens.
+                    warnings.append(
+                        "version.major: StoreKit configuration format \(m) is newer than iapctl knows (1 to \(StoreKitConfigurationFormat.newestMajorVersion)); read with the format \(StoreKitConfigurationFormat.newestMajorVersion) rules, check the catalog and the notes"
+                    )
                 }
                 major = m
                 minor =
@@ -198,13 +272,27 @@ public enum StoreKitConfigurationFormat {
                 let path = "subscriptionGroups[\(g)]"
                 product = nil
                 _ = try object(groupValue, path)
+                checkKeys(groupValue, path, known: KnownKeys.group)
                 let id = try string(groupValue["id"], "\(path).id")
-                let name = try string(groupValue["name"], "\(path).name").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-                guard let groupName = name ?? id, !groupName.isEmpty else {
-                    throw fail("\(path).name", "missing; name the subscription group")
+                let groupName: String
+                if let name = try text(groupValue["name"], "\(path).name") {
+                    groupName = name
+                } else if let id, !id.isEmpty {
+                    groupName = id
+                    note("\(path).name", "subscription group '\(id)' has no name; using its id")
+                } else {
+                    groupName = "group \(g + 1)"
+                    note("\(path).name", "a subscription group has no name or id; calling it '\(groupName)'")
                 }
                 guard groupNames.insert(groupName).inserted else {
                     throw fail("\(path).name", "duplicate subscription group '\(groupName)'; give each group its own name")
+                }
+                let groupLocalizations = try array(groupValue["localizations"], "\(path).localizations")
+                if !groupLocalizations.isEmpty {
+                    note(
+                        "\(path).localizations",
+                        "\(groupLocalizations.count) localization(s) of group '\(groupName)' read but not shown (StoreKit 1 has no group names)"
+                    )
                 }
                 let group = Group(id: id, name: groupName)
                 for (s, item) in try array(groupValue["subscriptions"], "\(path).subscriptions").enumerated() {
@@ -212,11 +300,45 @@ public enum StoreKitConfigurationFormat {
                 }
             }
             product = nil
-            guard !products.isEmpty else {
-                throw fail("products", "the file has no products; add one in Xcode's StoreKit configuration editor")
+            try documentExtras(root)
+            if products.isEmpty {
+                note("products", "the file has no products (Xcode opens it empty); the catalog sells nothing until you add some")
+            }
+            for unknown in unknownKeys {
+                let places = unknown.count == 1 ? "" : " (and \(unknown.count - 1) more place(s))"
+                notes.append("\(unknown.firstPath): key '\(unknown.key)' is not one iapctl knows\(places); ignored")
             }
             return Import(
-                catalog: Catalog(products: products, settings: settings), majorVersion: major, minorVersion: minor, notes: notes)
+                catalog: Catalog(products: products, settings: settings), majorVersion: major, minorVersion: minor,
+                notes: notes, warnings: warnings)
+        }
+
+        /// Top-level keys iapctl reads but does not apply: named in notes when they hold anything.
+        mutating func documentExtras(_ root: JSONValue) throws(CatalogError) {
+            if let policies = root["appPolicies"], policies != .null {
+                _ = try object(policies, "appPolicies")
+                let eula = try text(policies["eula"], "appPolicies.eula")
+                let entries = try array(policies["policies"], "appPolicies.policies").filter { entry in
+                    [entry["policyText"], entry["policyURL"]].contains { $0?.stringValue.map { !$0.isEmpty } ?? false }
+                }
+                if eula != nil || !entries.isEmpty {
+                    note(
+                        "appPolicies",
+                        "the EULA and privacy policies (\(eula == nil ? 0 : 1) EULA, \(entries.count) policy text(s)) are read but not shown; iapctl shows no purchase sheet"
+                    )
+                }
+            }
+            if let keyPair = root["subscriptionOffersKeyPair"], keyPair != .null {
+                _ = try object(keyPair, "subscriptionOffersKeyPair")
+                let id = try string(keyPair["id"], "subscriptionOffersKeyPair.id") ?? "?"
+                note(
+                    "subscriptionOffersKeyPair",
+                    "the promotional offer signing key '\(id)' is read but not used; iapctl does not simulate promotional offers")
+            }
+            let bundles = try array(root["subscriptionBundleGroups"], "subscriptionBundleGroups")
+            if !bundles.isEmpty {
+                note("subscriptionBundleGroups", "\(bundles.count) subscription bundle group(s) read but not simulated")
+            }
         }
 
         // MARK: Settings
@@ -224,17 +346,16 @@ public enum StoreKitConfigurationFormat {
         mutating func settings(_ value: JSONValue?) throws(CatalogError) -> [(key: String, value: String)] {
             guard let value, value != .null else { return [] }
             _ = try object(value, "settings")
+            checkKeys(value, "settings", known: KnownKeys.settings)
             var result: [(key: String, value: String)] = []
             if let locale = try string(value["_locale"], "settings._locale") {
                 if let problem = LocaleIdentifier.problem(locale) { throw fail("settings._locale", problem) }
                 result.append(("locale", locale))
+                fileLocale = locale
             }
             if let code = try string(value["_storefront"], "settings._storefront") {
                 guard let known = Storefront.named(code) else {
-                    throw fail(
-                        "settings._storefront",
-                        "unknown storefront '\(code)'; iapctl prices products in \(Storefront.all.map(\.code).joined(separator: ", "))"
-                    )
+                    throw fail("settings._storefront", "unknown storefront '\(code)'; \(Storefront.unknownCodeHint(code))")
                 }
                 storefront = known
                 result.append(("storefront", known.code))
@@ -268,6 +389,7 @@ public enum StoreKitConfigurationFormat {
             for (i, entry) in try array(value["_storeKitErrors"], "settings._storeKitErrors").enumerated() {
                 let path = "settings._storeKitErrors[\(i)]"
                 _ = try object(entry, path)
+                checkKeys(entry, path, known: KnownKeys.storeKitError)
                 guard try bool(entry["enabled"], "\(path).enabled") == true else { continue }
                 let name = try requiredString(entry["name"], "\(path).name", fix: "name the StoreKit API, such as \"Purchase\"")
                 guard let point = StoreKitErrorMapping.faultPoint(forXcodeName: name) else {
@@ -287,6 +409,23 @@ public enum StoreKitConfigurationFormat {
                     }
                 }
                 result.append(("fault", "\(point) \(error)"))
+            }
+            // Xcode's test-session clock and dialogs: iapctl's clock moves only when a command
+            // moves it, and it shows no dialogs, so these are read and named, not applied.
+            if let rate = value["_timeRate"], rate != .null, rate != .number("0") {
+                note(
+                    "settings._timeRate",
+                    "Xcode's subscription time rate \(describe(rate)) is not applied; iapctl's clock moves with 'iapctl clock advance'"
+                )
+            }
+            if let rate = value["_compatibilityTimeRate"], rate != .null {
+                note(
+                    "settings._compatibilityTimeRate",
+                    "Xcode's time rate for older OS versions \(rate.serialized()) is not applied; iapctl's clock moves with 'iapctl clock advance'"
+                )
+            }
+            if try bool(value["_disableDialogs"], "settings._disableDialogs") == true {
+                note("settings._disableDialogs", "dialogs are disabled; iapctl never shows any, so nothing changes")
             }
             return result
         }
@@ -331,6 +470,11 @@ public enum StoreKitConfigurationFormat {
         mutating func add(_ item: JSONValue, _ path: String, section: Section, group: Group?) throws(CatalogError) {
             product = nil
             _ = try object(item, path)
+            switch section {
+            case .products: checkKeys(item, path, known: KnownKeys.product)
+            case .nonRenewing: checkKeys(item, path, known: KnownKeys.nonRenewing)
+            case .subscriptions: checkKeys(item, path, known: KnownKeys.subscription)
+            }
             let id = try requiredString(
                 item["productID"], "\(path).productID", fix: "give the product its identifier, such as \"com.example.coins100\"")
             product = id
@@ -368,10 +512,14 @@ public enum StoreKitConfigurationFormat {
             default: type = .autoRenewable
             }
 
-            let referenceName =
-                try string(item["referenceName"], "\(path).referenceName").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-                ?? id
-            let price = try self.price(item["displayPrice"], "\(path).displayPrice")
+            let referenceName: String
+            if let name = try text(item["referenceName"], "\(path).referenceName") {
+                referenceName = name
+            } else {
+                referenceName = id
+                note("\(path).referenceName", "product '\(id)' has no reference name; using its product id")
+            }
+            let price = try self.price(item["displayPrice"], "\(path).displayPrice", what: "product '\(id)'")
             let familyShareable = try bool(item["familyShareable"], "\(path).familyShareable") ?? false
             let localizations = try self.localizations(
                 item["localizations"], "\(path).localizations", fallbackTitle: referenceName)
@@ -394,23 +542,24 @@ public enum StoreKitConfigurationFormat {
                     period = StoreKitConfigurationFormat.defaultNonRenewingPeriod
                 }
             case .subscriptions:
-                guard
-                    let p = try self.period(
-                        item["recurringSubscriptionPeriod"], "\(path).recurringSubscriptionPeriod",
-                        allowed: StoreKitConfigurationFormat.recurringPeriods)
-                else {
-                    throw fail(
-                        "\(path).recurringSubscriptionPeriod",
-                        "missing; write one of \(StoreKitConfigurationFormat.recurringPeriods.joined(separator: ", "))")
+                if let p = try self.period(
+                    item["recurringSubscriptionPeriod"], "\(path).recurringSubscriptionPeriod",
+                    allowed: StoreKitConfigurationFormat.recurringPeriods)
+                {
+                    period = p
+                } else {
+                    period = SubscriptionPeriod(value: 1, unit: .month)
+                    note(
+                        "\(path).recurringSubscriptionPeriod", "subscription '\(id)' has no duration; using one month (P1M)")
                 }
-                period = p
-                guard
-                    let n = try integer(
-                        item["groupNumber"], "\(path).groupNumber", in: 1...100, what: "an integer from 1 (highest level) to 100")
-                else {
-                    throw fail("\(path).groupNumber", "missing; give the level of service in the group, 1 being the highest")
+                if let n = try integer(
+                    item["groupNumber"], "\(path).groupNumber", in: 1...100, what: "an integer from 1 (highest level) to 100")
+                {
+                    level = Int(n)
+                } else {
+                    level = 1
+                    note("\(path).groupNumber", "subscription '\(id)' has no level in its group; using 1 (the highest)")
                 }
-                level = Int(n)
                 if let groupID = try string(item["subscriptionGroupID"], "\(path).subscriptionGroupID"), let expected = group?.id,
                     groupID != expected
                 {
@@ -419,70 +568,123 @@ public enum StoreKitConfigurationFormat {
                         "'\(groupID)' does not match its group's id '\(expected)'; move the subscription or fix the id")
                 }
                 offer = try introductoryOffer(item, path)
-                for key in ["adHocOffers", "codeOffers", "winbackOffers"] {
-                    let offers = try array(item[key], "\(path).\(key)")
-                    if !offers.isEmpty {
-                        notes.append("\(path).\(key): \(offers.count) offer(s) of '\(id)' read but not simulated")
-                    }
-                }
+                try otherOffers(item, path)
             }
             products.append(
                 Product(
                     id: ProductID(id), type: type, referenceName: referenceName, localizations: localizations,
                     prices: [.init(storefront: storefront.code, price: price)], subscriptionPeriod: period,
-                    subscriptionGroup: group?.name, groupLevel: level, introductoryOffer: offer, familyShareable: familyShareable)
+                    subscriptionGroup: group?.name, groupLevel: level, introductoryOffer: offer, familyShareable: familyShareable,
+                    anyStorefront: true)
             )
         }
 
-        func localizations(_ value: JSONValue?, _ path: String, fallbackTitle: String) throws(CatalogError) -> [Product
+        /// Offers iapctl reads but does not simulate, each list named with its offers, so that a
+        /// test relying on one knows it is not applied.
+        mutating func otherOffers(_ item: JSONValue, _ path: String) throws(CatalogError) {
+            let id = product ?? ""
+            let kinds = [
+                ("adHocOffers", "promotional offer"), ("codeOffers", "offer code"), ("winbackOffers", "win-back offer"),
+            ]
+            for (key, kind) in kinds {
+                let offers = try array(item[key], "\(path).\(key)")
+                guard !offers.isEmpty else { continue }
+                let names = offers.enumerated().map { i, offer in
+                    (offer["offerID"]?.stringValue ?? offer["referenceName"]?.stringValue).map { "'\($0)'" } ?? "#\(i + 1)"
+                }
+                note(
+                    "\(path).\(key)",
+                    "\(offers.count) \(kind)(s) of '\(id)' (\(names.joined(separator: ", "))) read but not simulated")
+            }
+            let plans = try array(item["billingPlans"], "\(path).billingPlans")
+            let enabled = plans.filter { $0["isEnabled"] != .bool(false) }
+            let kindsOfPlan = enabled.compactMap { $0["billingPlanType"]?.stringValue }
+            if !plans.isEmpty && (enabled.count != 1 || kindsOfPlan != ["BILLED_UPFRONT"]) {
+                note(
+                    "\(path).billingPlans",
+                    "\(plans.count) billing plan(s) of '\(id)' (\(plans.compactMap { $0["billingPlanType"]?.stringValue }.joined(separator: ", "))) read but not simulated; iapctl bills the displayPrice every period"
+                )
+            }
+        }
+
+        func localizationFallbackNote(_ path: String) -> String {
+            "product '\(product ?? "")' has no localizations; showing its reference name in \(fileLocale)"
+        }
+
+        mutating func localizations(_ value: JSONValue?, _ path: String, fallbackTitle: String) throws(CatalogError) -> [Product
             .Localization]
         {
             let items = try array(value, path)
             guard !items.isEmpty else {
-                throw fail(
-                    path,
-                    "missing; add at least one localization, such as {\"locale\": \"en_US\", \"displayName\": ..., \"description\": ...}"
-                )
+                // A subscription synced from App Store Connect before it has a localization:
+                // Xcode opens it and StoreKit shows empty text; iapctl shows the reference name.
+                note(path, localizationFallbackNote(path))
+                return [.init(locale: fileLocale, title: fallbackTitle, description: "")]
             }
             var result: [Product.Localization] = []
             for (i, item) in items.enumerated() {
                 let p = "\(path)[\(i)]"
                 _ = try object(item, p)
-                let locale = try requiredString(item["locale"], "\(p).locale", fix: "write a locale such as \"en_US\"")
-                if let problem = LocaleIdentifier.problem(locale) { throw fail("\(p).locale", problem) }
+                checkKeys(item, p, known: KnownKeys.localization)
+                let locale: String
+                if let given = try text(item["locale"], "\(p).locale") {
+                    if let problem = LocaleIdentifier.problem(given) { throw fail("\(p).locale", problem) }
+                    locale = given
+                } else {
+                    locale = fileLocale
+                    note("\(p).locale", "a localization of '\(product ?? "")' has no locale; using \(fileLocale)")
+                }
                 guard !result.contains(where: { $0.locale == locale }) else {
                     throw fail("\(p).locale", "duplicate locale '\(locale)'; each locale may appear once per product")
                 }
                 // Xcode lets a display name stay empty; StoreKit then shows an empty title, and
                 // iapctl shows the reference name instead, so that every product has a title.
-                let title =
-                    try string(item["displayName"], "\(p).displayName").flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-                    ?? fallbackTitle
+                let title: String
+                if let name = try text(item["displayName"], "\(p).displayName") {
+                    title = name
+                } else {
+                    title = fallbackTitle
+                    note(
+                        "\(p).displayName",
+                        "product '\(product ?? "")' has no display name in \(locale); showing its reference name '\(fallbackTitle)'"
+                    )
+                }
                 let description = try string(item["description"], "\(p).description") ?? ""
                 result.append(.init(locale: locale, title: title, description: description))
             }
             return result
         }
 
-        /// The introductory offer: `introductoryOffer` (an object or null); newer files may list
-        /// `introductoryOffers`, of which StoreKit applies one, so the first is used.
+        /// The introductory offer: `introductoryOffer` (an object or null, formats 1 to 5), else
+        /// the first of `introductoryOffers` (format 5, one per billing plan). StoreKit applies
+        /// one introductory offer, so every other listed offer is named in a note.
         mutating func introductoryOffer(_ item: JSONValue, _ subscriptionPath: String) throws(CatalogError) -> IntroductoryOffer?
         {
+            let listPath = "\(subscriptionPath).introductoryOffers"
+            let list = try array(item["introductoryOffers"], listPath)
             var path = "\(subscriptionPath).introductoryOffer"
-            var value = item["introductoryOffer"]
-            if value == nil || value == .null {
-                let list = try array(item["introductoryOffers"], "\(subscriptionPath).introductoryOffers")
+            var chosen = item["introductoryOffer"]
+            var chosenIndex: Int?
+            if chosen == nil || chosen == .null {
                 guard let first = list.first else { return nil }
-                if list.count > 1 {
-                    notes.append(
-                        "\(subscriptionPath).introductoryOffers: only the first of \(list.count) offers of '\(product ?? "")' is simulated"
-                    )
-                }
-                path = "\(subscriptionPath).introductoryOffers[0]"
-                value = first
+                chosen = first
+                chosenIndex = 0
+                path = "\(listPath)[0]"
+            } else if let index = list.firstIndex(where: { $0 == chosen }) {
+                chosenIndex = index
             }
-            guard let value, value != .null else { return nil }
+            for (i, other) in list.enumerated() where i != chosenIndex {
+                let mode = other["paymentMode"]?.stringValue ?? "?"
+                let period = other["subscriptionPeriod"]?.stringValue ?? "?"
+                let plan = other["billingPlanType"]?.stringValue.map { ", billing plan \($0)" } ?? ""
+                note(
+                    "\(listPath)[\(i)]",
+                    "introductory offer of '\(product ?? "")' (\(mode) \(period)\(plan)) read but not simulated; iapctl applies \(path.hasSuffix("introductoryOffer") ? "introductoryOffer" : "introductoryOffers[0]")"
+                )
+            }
+            guard let value = chosen, value != .null else { return nil }
             _ = try object(value, path)
+            checkKeys(value, path, known: KnownKeys.offer)
             let modeText = try requiredString(
                 value["paymentMode"], "\(path).paymentMode", fix: "write free, payAsYouGo or payUpFront")
             let mode: IntroductoryOffer.PaymentMode
@@ -499,14 +701,25 @@ public enum StoreKitConfigurationFormat {
             guard let period = try self.period(value["subscriptionPeriod"], "\(path).subscriptionPeriod", allowed: nil) else {
                 throw fail("\(path).subscriptionPeriod", "missing; write the offer's period, such as P1W")
             }
+            if let plan = value["billingPlanType"]?.stringValue, plan != "BILLED_UPFRONT" {
+                note(
+                    "\(path).billingPlanType",
+                    "introductory offer of '\(product ?? "")' belongs to billing plan \(plan); iapctl applies it to the displayPrice plan"
+                )
+            }
             // Xcode writes numberOfPeriods for pay-as-you-go only; the other modes last one period.
             let count =
                 try integer(value["numberOfPeriods"], "\(path).numberOfPeriods", in: 1...12, what: "an integer from 1 to 12") ?? 1
             var prices: [Product.StorefrontPrice] = []
             if mode != .freeTrial {
-                prices = [.init(storefront: storefront.code, price: try price(value["displayPrice"], "\(path).displayPrice"))]
+                let what = "the introductory offer of '\(product ?? "")'"
+                prices = [
+                    .init(
+                        storefront: storefront.code, price: try price(value["displayPrice"], "\(path).displayPrice", what: what))
+                ]
             }
-            return IntroductoryOffer(paymentMode: mode, period: period, numberOfPeriods: Int(count), prices: prices)
+            return IntroductoryOffer(
+                paymentMode: mode, period: period, numberOfPeriods: Int(count), prices: prices, anyStorefront: true)
         }
     }
 }

@@ -40,7 +40,7 @@ public enum ProductJSON {
             w.key("numberOfPeriods")
             w.int(offer.numberOfPeriods)
             w.key("price")
-            let offerPrice = offer.prices.first { $0.storefront == storefront.code }?.price ?? .zero
+            let offerPrice = offer.price(in: storefront.code) ?? .zero
             w.string(offerPrice.decimalString(fractionDigits: storefront.fractionDigits))
             w.endObject()
         } else {

@@ -80,6 +80,9 @@ public struct Effects: Sendable {
         for t in later.transactions { record(t) }
     }
 
+    /// Adds events another source already numbered (salvage).
+    mutating func appendEvents(_ more: [Event]) { events += more }
+
     mutating func record(_ transaction: Transaction) {
         // Most commands touch one or two transactions: a scan beats hashing until there are many.
         if transactions.count < 16 {

@@ -447,10 +447,3 @@ extension Machine {
         return GroupChange(from: a, to: b)
     }
 }
-
-extension IntroductoryOffer {
-    /// The offer's price in `storefront`, or nil when it has none there.
-    func price(in storefront: String) -> Price? {
-        prices.first { $0.storefront == storefront }?.price
-    }
-}

@@ -80,7 +80,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .paymentsAllowed: return "true or false: whether the user may pay (SKPaymentQueue.canMakePayments)"
-        case .storefront: return "storefront code: \(Storefront.all.map(\.code).joined(separator: ", "))"
+        case .storefront:
+            return
+                "storefront code (ISO 3166-1 alpha-3 of any of the \(Storefront.all.count) App Store storefronts: USA, CHN, JPN, ...)"
         case .locale: return "locale for product text (en_US, zh_CN, ...), or 'auto' to follow the storefront"
         case .clockStep: return "clock advance before each payment or restore: 0, 500ms, 1s, 5m, 2h, 1d"
         case .nonRenewingQuantity: return "true or false: allow quantities above 1 for non-renewing subscriptions"
@@ -138,7 +140,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .storefront:
             guard let storefront = Storefront.named(text) else {
                 throw StoreError.badSettingValue(
-                    key: rawValue, value: text, expected: "one of \(Storefront.all.map(\.code).joined(separator: ", "))")
+                    key: rawValue, value: text, expected: "a storefront code; \(Storefront.unknownCodeHint(text))")
             }
             settings.storefront = storefront.code
         case .locale:

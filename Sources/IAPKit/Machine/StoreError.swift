@@ -35,6 +35,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unavailable(String)
     /// Another process holds the store's lock (exit 75).
     case busy(path: String, seconds: Double)
+    /// The store path cannot be a store (exit 64, or 65 for a link inside the store).
+    case storePath(StorePathProblem)
 
     public var exitCode: ExitCode {
         switch self {
@@ -47,6 +49,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotCreate: return .cannotCreate
         case .unavailable: return .unavailable
         case .busy: return .busy
+        case .storePath(let problem): return problem.exitCode
         }
     }
 
@@ -92,6 +95,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot write '\(path)': \(reason)"
         case .busy(let path, let seconds):
             return "store \(path) is busy: another iapctl holds its lock after \(seconds)s (retry, or raise --lock-timeout)"
+        case .storePath(let problem):
+            return problem.description
         }
     }
 }

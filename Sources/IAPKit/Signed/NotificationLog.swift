@@ -28,8 +28,12 @@ public struct NotificationLog {
     ) throws(StoreError) -> [SignedNotification] {
         var log = NotificationLog(
             since: since, session: session, signer: try signer.jwsSigner(for: session), appAppleID: appAppleID)
-        try session.events(since: 0, into: &log)
-        try log.finish()
+        try session.forEachEvent(since: 0) { e throws(StoreError) in
+            switch e {
+            case .event(let event): if let entry = Entry(event) { try log.record(entry) }
+            case .legacy(_, let json): if let entry = try log.entry(legacy: json) { try log.record(entry) }
+            }
+        }
         return log.found
     }
 
@@ -38,7 +42,6 @@ public struct NotificationLog {
     private let signer: JWSSigner
     private let appAppleID: Int64?
     private var found: [SignedNotification] = []
-    private var partial: [UInt8] = []
 
     /// The `environment` setting at the current point of the log.
     private var environment: ReceiptEnvironment
@@ -56,6 +59,117 @@ public struct NotificationLog {
         var offerPeriodsLeft = 0
     }
 
+    /// What the log needs of one event: the notification it maps to (`EventKind.serverNotification`),
+    /// the transaction and subscription snapshots it carries, or the setting it changed.
+    struct Entry {
+        enum Role {
+            /// A purchase: ONE_TIME_CHARGE when charged for a non-subscription.
+            case purchase
+            /// A subscription began (SUBSCRIBED).
+            case started
+            /// A new period opened (DID_RENEW, an upgrade).
+            case newPeriod
+            /// Anything else about a subscription.
+            case other
+        }
+
+        var seq: UInt64
+        var date: Timestamp
+        var role: Role
+        var notification: ServerNotification? = nil
+        var transaction: Transaction? = nil
+        var renewal: Renewal? = nil
+        var environment: ReceiptEnvironment? = nil
+
+        init(seq: UInt64, date: Timestamp, role: Role) {
+            self.seq = seq
+            self.date = date
+            self.role = role
+        }
+
+        /// The typed mapping: what each event kind contributes (nil: nothing to notify).
+        init?(_ e: Event) {
+            self.init(seq: e.seq, date: e.date, role: .other)
+            switch e.kind {
+            case .transactionUpdated(let t):
+                guard t.state == .purchased else { return nil }
+                role = .purchase
+                transaction = t
+            case .settingChanged(let key, let value):
+                guard key == SettingKey.environment.rawValue, let env = ReceiptEnvironment(name: value) else { return nil }
+                environment = env
+                return
+            case .subscriptionStarted(let t, let s, _):
+                role = .started
+                transaction = t
+                renewal = Renewal(s)
+            case .subscriptionRenewed(let t, let s, _), .subscriptionUpgraded(_, let t, let s):
+                role = .newPeriod
+                transaction = t
+                renewal = Renewal(s)
+            case .transactionRevoked(let t, let s):
+                transaction = t
+                renewal = s.map(Renewal.init)
+            case .renewalPreferenceChanged(let s, _, _), .autoRenewStatusChanged(let s), .renewalFailed(let s),
+                .gracePeriodExpired(let s), .subscriptionExpired(let s):
+                renewal = Renewal(s)
+            case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
+                .restoreFinished, .restoreFailed, .appLaunched, .download, .contentDownload, .storePayment,
+                .transactionFinishPostponed, .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded,
+                .faultFired, .faultsCleared, .productConsumed, .receipt, .clockAdvanced, .transactionDeleted,
+                .transactionsCleared:
+                return nil
+            }
+            notification = e.kind.serverNotification
+        }
+    }
+
+    /// The renewal state an event's subscription snapshot shows.
+    struct Renewal {
+        var original: TransactionID
+        var product: ProductID
+        var renewalProduct: ProductID
+        var autoRenew: Bool
+        var expires: Timestamp
+        var status: SubscriptionStatus
+        var expirationIntent: Int?
+        var isInBillingRetry: Bool
+        var gracePeriodExpires: Timestamp?
+
+        init(_ s: Subscription) {
+            original = s.originalID
+            product = s.productID
+            renewalProduct = s.renewalProductID
+            autoRenew = s.autoRenew
+            expires = s.expiresDate
+            switch s.status {
+            case .active: status = .active
+            case .inGracePeriod: status = .gracePeriod
+            case .inBillingRetry: status = .billingRetry
+            case .expired: status = .expired
+            case .revoked: status = .revoked
+            }
+            expirationIntent = s.expirationIntent?.rawValue
+            isInBillingRetry = s.isInBillingRetry
+            gracePeriodExpires = s.gracePeriodExpiresDate
+        }
+
+        init(
+            original: TransactionID, product: ProductID, renewalProduct: ProductID, autoRenew: Bool, expires: Timestamp,
+            status: SubscriptionStatus, expirationIntent: Int?, isInBillingRetry: Bool, gracePeriodExpires: Timestamp?
+        ) {
+            self.original = original
+            self.product = product
+            self.renewalProduct = renewalProduct
+            self.autoRenew = autoRenew
+            self.expires = expires
+            self.status = status
+            self.expirationIntent = expirationIntent
+            self.isInBillingRetry = isInBillingRetry
+            self.gracePeriodExpires = gracePeriodExpires
+        }
+    }
+
     private init(since: UInt64, session: StoreSession, signer: JWSSigner, appAppleID: Int64?) {
         self.since = since
         self.session = session
@@ -67,25 +181,13 @@ public struct NotificationLog {
 
     // MARK: - Reading the log
 
-    private mutating func finish() throws(StoreError) {
-        if !partial.isEmpty {
-            let line = partial
-            partial = []
-            try consume(line)
-        }
-    }
-
-    /// The names of the events a notification can come from, besides those carrying a
-    /// `notification` object (subscription events): purchases (ONE_TIME_CHARGE) and setting changes.
-    private static let purchased = Array(#""name":"transactionPurchased""#.utf8)
-    private static let settingChanged = Array(#""name":"settingChanged""#.utf8)
-    private static let withNotification = Array(#""notification":{"notificationType""#.utf8)
-
-    private mutating func consume(_ line: [UInt8]) throws(StoreError) {
+    /// A format-1 event line (the JSON iapctl 0.1.0 journaled) as an entry; nil for events no
+    /// notification comes from.
+    private func entry(legacy line: [UInt8]) throws(StoreError) -> Entry? {
         let head = line.prefix(64)
         let isPurchase = Self.contains(head, Self.purchased)
         let isSetting = Self.contains(head, Self.settingChanged)
-        guard isPurchase || isSetting || Self.contains(line[...], Self.withNotification) else { return }
+        guard isPurchase || isSetting || Self.contains(line[...], Self.withNotification) else { return nil }
         let event: JSONValue
         do {
             event = try JSONParser.parse(line)
@@ -95,50 +197,77 @@ public struct NotificationLog {
         guard let seq = event["seq"]?.int64Value, seq > 0, let ms = event["timestamp"]?.int64Value else {
             throw .damaged(path: session.storePath, problem: "an event line has no seq or timestamp")
         }
+        var entry = Entry(seq: UInt64(seq), date: Timestamp(milliseconds: ms), role: .other)
         if isSetting {
-            if event["setting"]?["key"]?.stringValue == SettingKey.environment.rawValue,
+            guard event["setting"]?["key"]?.stringValue == SettingKey.environment.rawValue,
                 let value = event["setting"]?["value"]?.stringValue, let env = ReceiptEnvironment(name: value)
-            {
-                environment = env
-            }
-            return
+            else { return nil }
+            entry.environment = env
+            return entry
         }
-        try record(event, seq: UInt64(seq), date: Timestamp(milliseconds: ms), isPurchase: isPurchase)
-    }
-
-    /// Folds one event into what is known of its subscription, then signs its notification when
-    /// it is after `since`.
-    private mutating func record(_ event: JSONValue, seq: UInt64, date: Timestamp, isPurchase: Bool) throws(StoreError) {
-        let transaction = event["transaction"].flatMap(Transaction.init(json:))
-        let type: String
-        let subtype: String?
+        entry.transaction = event["transaction"].flatMap(Transaction.init(json:))
         if isPurchase {
-            // The same rule as every other event: the EventKind's own mapping.
-            guard let t = transaction, let n = EventKind.transactionUpdated(t).serverNotification else { return }
-            type = n.type
-            subtype = n.subtype
-        } else {
-            guard let n = event["notification"], let t = n["notificationType"]?.stringValue else { return }
-            type = t
-            subtype = n["subtype"]?.stringValue
+            entry.role = .purchase
+            entry.notification = entry.transaction.flatMap { EventKind.transactionUpdated($0).serverNotification }
+            return entry
         }
-        let renewal = event["renewalInfo"].flatMap { $0.objectValue != nil ? $0 : nil }
-        var info: RenewalInfo?
-        var latest = transaction
-        if let renewal {
-            guard let original = renewal["originalTransactionIdentifier"]?.stringValue.flatMap(TransactionID.init(parsing:))
-            else {
+        guard let n = event["notification"], let type = n["notificationType"]?.stringValue else { return nil }
+        entry.notification = ServerNotification(type, n["subtype"]?.stringValue)
+        switch event["name"]?.stringValue {
+        case "subscriptionStarted": entry.role = .started
+        case "subscriptionRenewed", "subscriptionUpgraded": entry.role = .newPeriod
+        default: entry.role = .other
+        }
+        if let r = event["renewalInfo"], r.objectValue != nil {
+            guard let original = r["originalTransactionIdentifier"]?.stringValue.flatMap(TransactionID.init(parsing:)) else {
                 throw .damaged(
                     path: session.storePath, problem: "event \(seq) has renewal info without an original transaction id")
             }
-            let name = event["name"]?.stringValue ?? ""
-            latest = try track(original, name: name, subtype: subtype, transaction: transaction, renewal: renewal)
-            info = try renewalInfo(original, renewal, seq: seq)
+            guard let product = r["productIdentifier"]?.stringValue,
+                let renewalProduct = r["autoRenewProductIdentifier"]?.stringValue,
+                let autoRenew = r["autoRenewStatus"]?.boolValue, let expires = r["expiresTimestamp"]?.int64Value,
+                let statusName = r["status"]?.stringValue, let status = Self.status(named: statusName)
+            else {
+                throw .damaged(path: session.storePath, problem: "event \(seq) has malformed renewal info")
+            }
+            entry.renewal = Renewal(
+                original: original, product: ProductID(product), renewalProduct: ProductID(renewalProduct),
+                autoRenew: autoRenew, expires: Timestamp(milliseconds: expires), status: status,
+                expirationIntent: r["expirationIntent"]?.int64Value.map { Int($0) },
+                isInBillingRetry: r["isInBillingRetryPeriod"]?.boolValue ?? false,
+                gracePeriodExpires: r["gracePeriodExpiresTimestamp"]?.int64Value.map(Timestamp.init(milliseconds:)))
+        }
+        return entry
+    }
+
+    /// The names of the events a notification can come from, besides those carrying a
+    /// `notification` object (subscription events): purchases (ONE_TIME_CHARGE) and setting changes.
+    private static let purchased = Array(#""name":"transactionPurchased""#.utf8)
+    private static let settingChanged = Array(#""name":"settingChanged""#.utf8)
+    private static let withNotification = Array(#""notification":{"notificationType""#.utf8)
+
+    /// Folds one entry into what is known of its subscription, then signs its notification when
+    /// it is after `since`.
+    private mutating func record(_ entry: Entry) throws(StoreError) {
+        if let env = entry.environment {
+            environment = env
+            return
+        }
+        guard let n = entry.notification else { return }
+        let seq = entry.seq
+        let date = entry.date
+        var info: RenewalInfo?
+        var latest = entry.transaction
+        if let renewal = entry.renewal {
+            latest = try track(renewal, role: entry.role, subtype: n.subtype, transaction: entry.transaction)
+            info = renewalInfo(renewal)
         }
         guard seq > since else { return }
         guard let subject = latest else {
-            throw .damaged(path: session.storePath, problem: "event \(seq) (\(type)) names no transaction the log shows")
+            throw .damaged(path: session.storePath, problem: "event \(seq) (\(n.type)) names no transaction the log shows")
         }
+        let type = n.type
+        let subtype = n.subtype
         let context = SignedDataContext(bundleID: session.state.bundleID, environment: environment, signedDate: date)
         let uuid = NotificationUUID.make(bundleID: context.bundleID, seq: seq, date: date)
         let content = NotificationPayload.Content(
@@ -156,12 +285,13 @@ public struct NotificationLog {
     /// Updates a subscription's tracked state from an event about it and returns the transaction
     /// its notification reports: the event's own, else the subscription's latest.
     private mutating func track(
-        _ original: TransactionID, name: String, subtype: String?, transaction: Transaction?, renewal: JSONValue
+        _ renewal: Renewal, role: Entry.Role, subtype: String?, transaction: Transaction?
     ) throws(StoreError) -> Transaction? {
+        let original = renewal.original
         var s = subscriptions[original] ?? Tracked()
         if let t = transaction {
-            switch name {
-            case "subscriptionStarted":
+            switch role {
+            case .started:
                 if subtype == "RESUBSCRIBE", let end = s.paidEnd {
                     s.recentStart = RecentSubscriptionStart.afterResubscribing(
                         current: s.recentStart ?? t.originalDate, previousEnd: end, start: t.date)
@@ -170,22 +300,20 @@ public struct NotificationLog {
                 }
                 s.offerPeriodsLeft = offerPeriods(opening: t, after: nil, left: 0)
                 s.latest = t
-            case "subscriptionRenewed", "subscriptionUpgraded":
+            case .newPeriod:
                 s.offerPeriodsLeft = offerPeriods(opening: t, after: s.latest, left: s.offerPeriodsLeft)
                 s.latest = t
-            default:
+            case .purchase, .other:
                 if t.id == s.latest?.id { s.latest = t }
                 if let revoked = t.revocationDate { s.revokedAt = revoked }
             }
         }
-        if let expires = renewal["expiresTimestamp"]?.int64Value {
-            let end = Timestamp(milliseconds: expires)
-            if renewal["status"]?.stringValue == "revoked", let revoked = s.revokedAt {
-                s.paidEnd = min(end, revoked)
-            } else {
-                s.paidEnd = end
-                s.revokedAt = nil
-            }
+        let end = renewal.expires
+        if renewal.status == .revoked, let revoked = s.revokedAt {
+            s.paidEnd = min(end, revoked)
+        } else {
+            s.paidEnd = end
+            s.revokedAt = nil
         }
         if s.latest == nil, let sub = session.state.subscriptions[original] {
             // A log that starts mid-subscription (a salvaged store): the engine's record.
@@ -205,14 +333,11 @@ public struct NotificationLog {
 
     /// The renewal info of an event's snapshot (`SubscriptionJSON.writeRenewalInfo`), with what
     /// the log tells about the series start and the next period's price.
-    private func renewalInfo(_ original: TransactionID, _ r: JSONValue, seq: UInt64) throws(StoreError) -> RenewalInfo {
-        guard let product = r["productIdentifier"]?.stringValue,
-            let renewalProduct = r["autoRenewProductIdentifier"]?.stringValue,
-            let autoRenew = r["autoRenewStatus"]?.boolValue, let expires = r["expiresTimestamp"]?.int64Value,
-            let statusName = r["status"]?.stringValue, let status = Self.status(named: statusName)
-        else {
-            throw .damaged(path: session.storePath, problem: "event \(seq) has malformed renewal info")
-        }
+    private func renewalInfo(_ r: Renewal) -> RenewalInfo {
+        let original = r.original
+        let product = r.product.rawValue
+        let renewalProduct = r.renewalProduct.rawValue
+        let status = r.status
         let tracked = subscriptions[original]
         let latest = tracked?.latest
         let storefront = latest?.storefront ?? session.state.settings.storefront
@@ -231,15 +356,14 @@ public struct NotificationLog {
                 offer = .payAsYouGo
             }
         }
-        let retrying = r["isInBillingRetryPeriod"]?.boolValue ?? false
         return RenewalInfo(
-            originalTransactionID: original, productID: ProductID(product), autoRenewProductID: ProductID(renewalProduct),
-            autoRenew: autoRenew, expirationIntent: r["expirationIntent"]?.int64Value.map { Int($0) },
-            isInBillingRetryPeriod: status == .active ? nil : retrying,
-            gracePeriodExpiresDate: r["gracePeriodExpiresTimestamp"]?.int64Value.map(Timestamp.init(milliseconds:)),
+            originalTransactionID: original, productID: r.product, autoRenewProductID: r.renewalProduct,
+            autoRenew: r.autoRenew, expirationIntent: r.expirationIntent,
+            isInBillingRetryPeriod: status == .active ? nil : r.isInBillingRetry,
+            gracePeriodExpiresDate: r.gracePeriodExpires,
             renewalOffer: offer, renewalPrice: price, currency: currency,
-            recentSubscriptionStartDate: tracked?.recentStart ?? latest?.originalDate ?? Timestamp(milliseconds: expires),
-            renewalDate: Timestamp(milliseconds: expires), appAccountToken: AppAccountToken.token(for: latest?.userID),
+            recentSubscriptionStartDate: tracked?.recentStart ?? latest?.originalDate ?? r.expires,
+            renewalDate: r.expires, appAccountToken: AppAccountToken.token(for: latest?.userID),
             status: status)
     }
 
@@ -268,25 +392,6 @@ public struct NotificationLog {
             i += 1
         }
         return false
-    }
-}
-
-extension NotificationLog: ByteSink {
-    /// Takes the event log as `StoreSession.events` streams it, a line at a time.
-    public mutating func write(_ bytes: [UInt8]) throws(StoreError) {
-        var start = 0
-        for (i, b) in bytes.enumerated() where b == 0x0A {
-            if partial.isEmpty {
-                try consume(Array(bytes[start..<i]))
-            } else {
-                partial += bytes[start..<i]
-                let line = partial
-                partial = []
-                try consume(line)
-            }
-            start = i + 1
-        }
-        partial += bytes[start...]
     }
 }
 

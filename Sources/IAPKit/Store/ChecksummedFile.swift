@@ -17,7 +17,14 @@ enum ChecksummedFile {
         return Array(header.utf8) + body
     }
 
-    static func decode(_ bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> [UInt8] {
+    /// The version a file's header line names, checked as `decode` checks it (kind, newer).
+    static func version(of bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> Int {
+        try header(bytes, kind: kind, maximumVersion: maximumVersion, path: path).version
+    }
+
+    private static func header(_ bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> (
+        version: Int, crc: UInt32, length: Int, newline: Int
+    ) {
         guard let newline = bytes.prefix(200).firstIndex(of: 0x0A) else {
             throw .damaged(path: path, problem: bytes.isEmpty ? "empty file" : "not an iapctl \(kind) file (no header line)")
         }
@@ -36,6 +43,11 @@ enum ChecksummedFile {
                     "written by a newer iapctl (\(kind) format v\(version); this iapctl reads up to v\(maximumVersion)); upgrade iapctl to use this store"
             )
         }
+        return (version, crc, length, newline)
+    }
+
+    static func decode(_ bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> [UInt8] {
+        let (_, crc, length, newline) = try header(bytes, kind: kind, maximumVersion: maximumVersion, path: path)
         let body = Array(bytes[(newline + 1)...])
         guard body.count == length else {
             throw .damaged(

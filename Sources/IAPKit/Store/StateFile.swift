@@ -1,13 +1,20 @@
-import IAPJSON
-
-/// What the store's `state` file holds: the machine's working state plus the bookkeeping that
-/// ties it to the journal and the catalog. Writing this file (atomically) is the commit point of
-/// every command.
-struct StateFile: Codable, Equatable {
+/// The store's `state` file: a checkpoint of the working state (format 2).
+///
+/// It holds the state as of `journalLength` bytes of journal, the catalog the store was created
+/// with, and the payment queue; loading reads it and folds the frames after `journalLength` (the
+/// tail). It is rewritten (temporary file, `fdatasync`, rename, directory `fsync`) only when the
+/// tail has grown past `Store.checkpointBound`, never as part of a commit: the journal frame is
+/// the commit point. A crash while it is rewritten leaves the previous checkpoint, whose tail
+/// still holds everything.
+///
+/// Body (after the `ChecksummedFile` header line `iapctl-state v2 ...`): `[journalLength
+/// varint][catalog name][catalog SHA-256][state: a full StateDeltaCodec record][queue count]
+/// [each queued transaction: a length-prefixed TransactionRecordCodec record]`.
+struct StateFile: Equatable {
     static let kind = "state"
-    static let version = 1
+    static let version = 2
 
-    /// How many bytes of the journal are committed.
+    /// How many bytes of the journal the state includes.
     var journalLength: UInt64
     /// The catalog the store was created with: its name (a file name or "built-in") and SHA-256.
     var catalogName: String
@@ -15,18 +22,52 @@ struct StateFile: Codable, Equatable {
     var state: StoreState
 
     func encoded() -> [UInt8] {
-        // Encoding plain structs of strings, integers and arrays cannot fail.
-        var writer = JSONWriter(capacity: 4096)
-        writer.value((try? JSONValueEncoder.encode(self)) ?? .null)
-        return ChecksummedFile.encode(kind: StateFile.kind, version: StateFile.version, body: writer.bytes + [0x0A])
+        var w = ByteWriter(capacity: 512 + 96 * state.queue.count)
+        w.varint(journalLength)
+        w.string(catalogName)
+        w.string(catalogSHA256)
+        StateDeltaCodec.encode(from: nil, to: state, into: &w)
+        w.varint(UInt64(state.queue.count))
+        var record = ByteWriter(capacity: 160)
+        for t in state.queue {
+            record.bytes.removeAll(keepingCapacity: true)
+            TransactionRecordCodec.encode(t, into: &record)
+            w.varint(UInt64(record.bytes.count))
+            w.raw(record.bytes)
+        }
+        return ChecksummedFile.encode(kind: StateFile.kind, version: StateFile.version, body: w.bytes)
+    }
+
+    /// The store format a state file's header names (1 or 2), checked as far as the header goes.
+    static func format(of bytes: [UInt8], path: String) throws(StoreError) -> Int {
+        try ChecksummedFile.version(of: bytes, kind: kind, maximumVersion: version, path: path)
     }
 
     static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> StateFile {
         let body = try ChecksummedFile.decode(bytes, kind: kind, maximumVersion: version, path: path)
-        do {
-            return try JSONValueDecoder.decode(StateFile.self, from: try JSONParser.parse(body))
-        } catch {
-            throw .damaged(path: path, problem: "state does not decode (\(error)); the file is not what this iapctl wrote")
+        func damaged() -> StoreError {
+            .damaged(path: path, problem: "state does not decode; the file is not what this iapctl wrote")
         }
+        let decoded = body.withUnsafeBytes { raw -> StateFile? in
+            var r = ByteReader(raw)
+            guard let length = r.varint(), let name = r.string(), let sha = r.string() else { return nil }
+            var state = StateDeltaCodec.base
+            guard StateDeltaCodec.apply(from: &r, to: &state), let count = r.varint(), count <= UInt64(raw.count) else {
+                return nil
+            }
+            var queue: [Transaction] = []
+            queue.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let block = r.block(), let t = TransactionRecordCodec.decode(block), t.isInQueue,
+                    queue.last.map({ $0.id < t.id }) ?? true
+                else { return nil }
+                queue.append(t)
+            }
+            guard r.isAtEnd else { return nil }
+            state.replaceQueue(with: queue)
+            return StateFile(journalLength: length, catalogName: name, catalogSHA256: sha, state: state)
+        }
+        guard let decoded else { throw damaged() }
+        return decoded
     }
 }

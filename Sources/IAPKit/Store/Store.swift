@@ -8,18 +8,18 @@ import IAPCrypto
 
 /// A store directory: where one simulated App Store account's purchases live.
 ///
-/// Files (all mode 0600, directory 0700):
-/// - `state`: the working state and the committed journal length; replaced atomically, and
-///   replacing it is the commit point of a command;
-/// - `journal`: every transaction version and event, append-only, checksummed per record;
+/// Files (all mode 0600, directory 0700), store format 2 (docs/store.md):
+/// - `journal`: one checksummed frame per commit, append-only: the transaction versions, events
+///   and state changes of the command. Appending a frame and syncing it is the commit point;
+/// - `state`: a checkpoint, the working state as of some length of the journal; rewritten
+///   atomically when the journal has grown `checkpointBound` bytes past it;
 /// - `transactions.idx`: where each transaction's latest version is (derived, rebuildable);
 /// - `catalog`: the catalog the store was created with (checksummed copy);
 /// - `lock`: `flock`ed exclusively by writers and shared by readers.
 ///
-/// A command writes its records to the journal and syncs them, then writes the new state to a
-/// temporary file, syncs it, renames it over `state` and syncs the directory. A command killed
-/// at any point leaves either the old state (its journal tail is ignored and later cut) or the
-/// new one.
+/// Loading reads the checkpoint and folds the frames after it. A command killed at any point
+/// leaves its frame whole (committed) or short (a torn tail: ignored, and cut by the next
+/// writer). A format-1 store (iapctl 0.1.0) is read as it is and migrated by its first write.
 public final class Store {
     public let path: String
     public var lockTimeout: Double
@@ -31,6 +31,11 @@ public final class Store {
     var indexPath: String { path + "/transactions.idx" }
     var catalogPath: String { path + "/catalog" }
     var lockPath: String { path + "/lock" }
+    /// A migration's new journal, until it is renamed over `journal` (see `migrate`).
+    var migratedJournalPath: String { path + "/journal.v2" }
+
+    /// The journal grows at most this far past the checkpoint before `state` is rewritten.
+    static let checkpointBound: UInt64 = 32 << 10
     var contentPath: String { path + "/catalog-content" }
     var signingPath: String { path + "/signing" }
 
@@ -42,12 +47,49 @@ public final class Store {
     /// Whether a store has been created here.
     public var exists: Bool { PosixFile.exists(statePath) }
 
+    /// The files a store directory may hold; anything else means the directory is not a store.
+    static let storeFiles: Set<String> = [
+        "state", "state.tmp", "journal", "journal.v2", "transactions.idx", "catalog", "catalog.tmp", "lock", "signing",
+        "signing.tmp", "catalog-content", "content",
+    ]
+
+    /// What is at the store's path: a store, or nothing yet (missing, or a directory with no
+    /// files but a store's own). Throws for a path that cannot be a store: empty, not a
+    /// directory, a directory of other files, a store file that is a link. Changes nothing.
+    public func presence() throws(StoreError) -> Presence {
+        guard !path.isEmpty else { throw .storePath(.empty) }
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return .missing }
+            if errno == ENOTDIR { throw .storePath(.notADirectory(path)) }
+            throw .unreadable(path: path, reason: PosixFile.errnoText())
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .storePath(.notADirectory(path)) }
+        for name in ["state", "journal", "journal.v2", "catalog", "lock", "transactions.idx", "signing"] {
+            let file = path + "/" + name
+            var l = stat()
+            if lstat(file, &l) == 0, (l.st_mode & S_IFMT) != S_IFREG { throw .storePath(.notARegularFile(file)) }
+        }
+        if exists { return .store }
+        if let other = PosixFile.entries(of: path).first(where: { !Store.storeFiles.contains($0) }) {
+            throw .storePath(.notAStore(path, entry: other))
+        }
+        return .missing
+    }
+
+    public enum Presence: Sendable {
+        case store
+        /// No store yet: no directory, or one holding no files but a store's own.
+        case missing
+    }
+
     // MARK: - Creating
 
     /// Creates the store; with `force`, replaces an existing one. Without it, an existing store
     /// is an error: a store is never replaced silently.
     public func create(_ options: StoreCreation, force: Bool) throws(StoreError) {
-        try PosixFile.makeDirectory(path)
+        _ = try presence()
+        try PosixFile.makeStoreDirectory(path)
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
         if exists {
@@ -62,40 +104,91 @@ public final class Store {
     }
 
     /// Writes a fresh store: catalog, empty journal, empty index, and last the state (commit).
-    private func initialize(_ options: StoreCreation) throws(StoreError) {
+    /// The catalog and working state a new store starts with.
+    private func initialState(_ options: StoreCreation) throws(StoreError) -> (StoreCatalog.Source, Catalog, StoreState) {
         let source = try StoreCatalog.Source.read(options.catalogFile)
-        var catalog = try source.parse()
+        let catalog = try source.parse()
         var state = StoreState(bundleID: options.bundleID, appVersion: options.appVersion, start: options.start)
         try StoreCatalog.apply(catalog.settings, to: &state, catalogName: source.name)
         if let storefront = options.storefront {
             try SettingKey.storefront.set(storefront, in: &state.settings)
         }
+        return (source, StoreCatalog.measure(catalog, source: source, contentPath: contentPath), state)
+    }
+
+    private func initialize(_ options: StoreCreation) throws(StoreError) {
+        let (source, catalog, initial) = try initialState(options)
+        var state = initial
         if source.contentRoot != nil {
             try StoreCatalog.copyContent(of: catalog, from: source, into: contentPath)
         }
-        catalog = StoreCatalog.measure(catalog, source: source, contentPath: contentPath)
-        _ = catalog
         try PosixFile.replaceAtomically(
             catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: path)
         state.signingSHA256 = try StoreSigning.install(options.signing, in: self)
         unlink(indexPath)
+        unlink(migratedJournalPath)
+        // The creation is the journal's first commit: a frame with every field of the new state,
+        // so folding the whole journal from the base state gives the store's state.
+        let (payload, _) = CommitRecord.encode(effects: Effects(), from: nil, to: state)
+        let bytes = Journal.headerBytes() + Journal.frame(payload: payload)
         let journal = try PosixFile.openForWriting(journalPath, truncate: true)
-        try journal.write(Journal.headerBytes(), at: 0)
+        try journal.write(bytes, at: 0)
         try journal.sync()
         let stateFile = StateFile(
-            journalLength: Journal.headerSize, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes),
+            journalLength: UInt64(bytes.count), catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes),
             state: state)
         try PosixFile.replaceAtomically(statePath, with: stateFile.encoded(), directory: path)
+    }
+
+    // MARK: - Format 1
+
+    /// Turns a format-1 store into format 2, under the exclusive lock: a new journal whose one
+    /// frame holds every latest transaction version, every event (as the JSON 0.1.0 wrote) and
+    /// the whole state, then a checkpoint of it over `state` (the commit point of the
+    /// migration), then the new journal renamed over the old one. Killed before the checkpoint,
+    /// the store is still format 1 (the half-written `journal.v2` is ignored and rewritten);
+    /// killed after it, loading finishes the rename.
+    func migrate(_ legacy: LegacyStore) throws(StoreError) {
+        var effects = Effects()
+        for key in legacy.transactions.keys.sorted() { effects.record(legacy.transactions[key]!) }
+        let (payload, _) = CommitRecord.encode(
+            effects: effects, legacyEvents: legacy.events, from: nil, to: legacy.stateFile.state)
+        let bytes = Journal.headerBytes() + Journal.frame(payload: payload)
+        let journal = try PosixFile.openForWriting(migratedJournalPath, truncate: true)
+        try journal.write(bytes, at: 0)
+        try journal.sync()
+        unlink(indexPath)
+        var checkpoint = legacy.stateFile
+        checkpoint.journalLength = UInt64(bytes.count)
+        try PosixFile.replaceAtomically(statePath, with: checkpoint.encoded(), directory: path)
+        try finishMigration()
+    }
+
+    /// The last step of `migrate`: the new journal takes the old one's name.
+    func finishMigration() throws(StoreError) {
+        CrashInjection.step()
+        guard rename(migratedJournalPath, journalPath) == 0 else {
+            throw .io(path: journalPath, reason: PosixFile.errnoText())
+        }
+        try PosixFile.syncDirectory(path)
     }
 
     // MARK: - Sessions
 
     /// Runs `body` with the store loaded under a shared lock: many readers at once, never while a
-    /// writer is between its first write and its commit. Creates the store on first use.
+    /// writer is between its first write and its commit. Reading never creates or changes a
+    /// file: where no store exists yet, `body` sees the empty store that `options` would create
+    /// (in memory), and a warning says so.
     public func read<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
         throws(StoreError) -> R
     {
-        if !exists { try ensureCreated(options) }
+        if try presence() == .missing {
+            let session = try emptySession(options)
+            warnings.append(
+                "no store at \(path): showing the empty store it would be, on catalog \(session.catalogName) (create it with 'iapctl init' or any command that writes)"
+            )
+            return try body(session)
+        }
         let lock = try FileLock.acquire(lockPath, mode: .shared, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
         let session = try load(writable: false, options: options)
@@ -107,27 +200,46 @@ public final class Store {
     public func write<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
         throws(StoreError) -> R
     {
-        try PosixFile.makeDirectory(path)
+        _ = try presence()
+        try PosixFile.makeStoreDirectory(path)
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
         if !exists { try initialize(options) }
         let session = try load(writable: true, options: options)
+        if session.format == 1, let legacy = session.legacy {
+            try migrate(legacy)
+            let migrated = try load(writable: true, options: options)
+            defer { warnings += migrated.warnings }
+            return try body(migrated)
+        }
         defer { warnings += session.warnings }
         return try body(session)
     }
 
-    private func ensureCreated(_ options: StoreCreation) throws(StoreError) {
-        try PosixFile.makeDirectory(path)
-        let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
-        defer { withExtendedLifetime(lock) {} }
-        if !exists { try initialize(options) }
+    /// The store `options` would create, in memory only.
+    private func emptySession(_ options: StoreCreation) throws(StoreError) -> StoreSession {
+        let (source, catalog, state) = try initialState(options)
+        let stateFile = StateFile(
+            journalLength: 0, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes), state: state)
+        return try StoreSession(
+            store: self, legacy: LegacyStore(stateFile: stateFile), catalog: catalog, writable: false, format: 0)
     }
 
     func load(writable: Bool, options: StoreCreation) throws(StoreError) -> StoreSession {
         guard let stateHandle = try PosixFile.openForReading(statePath) else {
             throw .damaged(path: statePath, problem: "missing")
         }
-        let stateFile = try StateFile.decode(try stateHandle.readAll(), path: statePath)
+        let stateBytes = try stateHandle.readAll()
+        let format = try StateFile.format(of: stateBytes, path: statePath)
+        var legacy: LegacyStore?
+        let stateFile: StateFile
+        if format == 1 {
+            let l = try LegacyStore.load(stateBytes: stateBytes, statePath: statePath, journalPath: journalPath)
+            legacy = l
+            stateFile = l.stateFile
+        } else {
+            stateFile = try StateFile.decode(stateBytes, path: statePath)
+        }
         guard let catalogHandle = try PosixFile.openForReading(catalogPath) else {
             throw .damaged(path: catalogPath, problem: "missing; the store cannot know its products")
         }
@@ -151,6 +263,23 @@ public final class Store {
         let source = StoreCatalog.Source(name: stateFile.catalogName, bytes: catalogBytes, contentRoot: nil)
         let catalog = StoreCatalog.measure(
             try source.parse(file: "\(catalogPath) (from \(stateFile.catalogName))"), source: source, contentPath: contentPath)
+        if let legacy {
+            return try StoreSession(store: self, legacy: legacy, catalog: catalog, writable: writable)
+        }
+        if PosixFile.exists(migratedJournalPath) {
+            // A migration committed its checkpoint and was stopped before renaming its journal.
+            if writable {
+                try finishMigration()
+            } else {
+                return try open(journalPath: migratedJournalPath, stateFile: stateFile, catalog: catalog, writable: false)
+            }
+        }
+        return try open(journalPath: journalPath, stateFile: stateFile, catalog: catalog, writable: writable)
+    }
+
+    private func open(journalPath: String, stateFile: StateFile, catalog: Catalog, writable: Bool) throws(StoreError)
+        -> StoreSession
+    {
         let journalFile: PosixFile
         if writable {
             journalFile = try PosixFile.openForWriting(journalPath)
@@ -159,7 +288,7 @@ public final class Store {
             journalFile = f
         }
         let journal = Journal(file: journalFile)
-        try journal.validate(committedLength: stateFile.journalLength)
+        try journal.validateHeader()
         return try StoreSession(store: self, stateFile: stateFile, catalog: catalog, journal: journal, writable: writable)
     }
 }

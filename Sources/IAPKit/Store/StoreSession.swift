@@ -12,42 +12,91 @@ public final class StoreSession {
     /// The file the store's catalog came from, or "built-in".
     public var catalogName: String { stateFile.catalogName }
     public let writable: Bool
+    /// The store format read: 2, or 1 for a store iapctl 0.1.0 wrote that no command has
+    /// written since (its first write migrates it), or 0 where no store exists yet (a reading
+    /// command sees the empty store it would be).
+    public let format: Int
     /// Non-fatal findings (an index rebuilt from the journal), for the CLI to print as warnings.
     public private(set) var warnings: [String] = []
 
     private let statePath: String
     private let indexPath: String
-    private let journal: Journal
+    /// The checkpoint as last read or written.
     private var stateFile: StateFile
-    private var index: TransactionIndex
-    private var archive: StoreArchive
+    /// Format 2: the journal, where its committed frames end, the index and the archive.
+    private let journal: Journal?
+    private var end: UInt64
+    private var index: TransactionIndex?
+    private var archive: StoreArchive?
+    /// Format 1: the whole store, in memory.
+    let legacy: LegacyStore?
 
     init(store: Store, stateFile: StateFile, catalog: Catalog, journal: Journal, writable: Bool) throws(StoreError) {
-        machine = Machine(catalog: catalog, state: stateFile.state)
         storePath = store.path
         statePath = store.statePath
         indexPath = store.indexPath
         self.journal = journal
-        self.stateFile = stateFile
         self.writable = writable
-        index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: stateFile.journalLength)
-        archive = StoreArchive(
-            journal: journal, index: index, committedLength: stateFile.journalLength, nextID: stateFile.state.nextTransactionID)
+        format = 2
+        legacy = nil
+        // The checkpoint, then every frame after it (a torn tail past the last one is ignored).
+        let size = try journal.file.size()
+        guard size >= stateFile.journalLength else {
+            throw .damaged(
+                path: journal.path,
+                problem: "truncated: the store's checkpoint covers \(stateFile.journalLength) bytes but the file has \(size)")
+        }
+        var state = stateFile.state
+        var reader = JournalReader(journal: journal, size: size)
+        var offset = stateFile.journalLength
+        scan: while true {
+            switch try reader.step(at: offset) {
+            case .frame(let frame):
+                let layout = try reader.layout(frame)
+                guard try reader.withPayload(frame, { CommitRecord.fold($0, layout: layout, into: &state) }) else {
+                    throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed commit record")
+                }
+                offset = frame.next
+            case .tornTail, .end: break scan
+            }
+        }
+        end = offset
+        self.stateFile = stateFile
+        machine = Machine(catalog: catalog, state: state)
+        let index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: end)
+        self.index = index
+        archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
     }
 
-    /// How many bytes of journal are committed (for tests and `doctor`).
-    public var journalLength: UInt64 { stateFile.journalLength }
+    /// A session over a store held in memory: a format-1 store (`format` 1), or the empty store
+    /// a missing one would be (`format` 0, never writable).
+    init(store: Store, legacy: LegacyStore, catalog: Catalog, writable: Bool, format: Int = 1) throws(StoreError) {
+        storePath = store.path
+        statePath = store.statePath
+        indexPath = store.indexPath
+        self.legacy = legacy
+        self.writable = writable
+        self.format = format
+        journal = nil
+        end = legacy.stateFile.journalLength
+        stateFile = legacy.stateFile
+        machine = Machine(catalog: catalog, state: legacy.stateFile.state)
+    }
+
+    /// Where the committed journal ends: grows with every commit (for `serve`'s webhook, tests
+    /// and `doctor`).
+    public var journalLength: UInt64 { end }
 
     // MARK: - Changing
 
-    /// Applies `command` and commits it: journal records synced, then the state replaced
-    /// atomically. On any error nothing is committed and the session keeps its previous state.
+    /// Applies `command` and commits it: one journal frame appended and synced. On any error
+    /// nothing is committed and the session keeps its previous state.
     @discardableResult
     public func apply(_ command: Command) throws(StoreError) -> Effects {
-        precondition(writable, "apply needs a writing session")
+        precondition(writable && journal != nil, "apply needs a writing session on a format-2 store")
         var next = machine
-        let effects = try next.apply(command, archive: archive)
-        try commit(next.state, effects)
+        let effects = try next.apply(command, archive: HistoryArchive(base: self))
+        try commit(machine.state, next.state, effects)
         machine = next
         return effects
     }
@@ -56,68 +105,89 @@ public final class StoreSession {
     /// imports) where one sync per command would dominate.
     @discardableResult
     public func apply(batch commands: [Command]) throws(StoreError) -> Effects {
-        precondition(writable, "apply needs a writing session")
+        precondition(writable && journal != nil, "apply needs a writing session on a format-2 store")
         var next = machine
         var all = Effects()
         for command in commands {
-            let effects = try next.apply(command, archive: BatchArchive(base: archive, pending: all.transactions))
+            let effects = try next.apply(command, archive: BatchArchive(base: self, pending: all.transactions))
             all.merge(effects)
         }
-        try commit(next.state, all)
+        try commit(machine.state, next.state, all)
         machine = next
         return all
     }
 
-    private func commit(_ state: StoreState, _ effects: Effects) throws(StoreError) {
-        var frames: [UInt8] = []
-        frames.reserveCapacity(1024 * (effects.transactions.count + effects.events.count))
-        var record = ByteWriter(capacity: 256)
-        for t in effects.transactions {
-            record.bytes.removeAll(keepingCapacity: true)
-            TransactionRecordCodec.encode(t, into: &record)
-            Journal.frame(.transaction, payload: record.bytes, into: &frames)
+    private func commit(_ old: StoreState, _ new: StoreState, _ effects: Effects) throws(StoreError) {
+        guard let journal, let index, let archive else { return }
+        if effects.events.isEmpty && effects.transactions.isEmpty && old == new { return }
+        let (payload, finals) = CommitRecord.encode(effects: effects, from: old, to: new)
+        let frame = Journal.frame(payload: payload)
+        try journal.append(frame, at: end)
+        let frameOffset = end
+        end += UInt64(frame.count)
+        // The command is committed. The checkpoint and the index are derived from the journal:
+        // failing to write them is only a warning.
+        index.absorb(frame: frameOffset, finals: finals, newLength: end)
+        archive.grew(to: end, nextID: new.nextTransactionID)
+        if end - stateFile.journalLength >= Store.checkpointBound {
+            do {
+                try checkpoint(new)
+            } catch {
+                warnings.append("could not write the checkpoint \(statePath) (\(error)); the journal holds everything")
+            }
         }
-        for e in effects.events {
-            record.bytes.removeAll(keepingCapacity: true)
-            record.u64(e.seq)
-            record.raw(EventJSON.bytes(e))
-            Journal.frame(.event, payload: record.bytes, into: &frames)
-        }
-        if frames.isEmpty && state == stateFile.state { return }
-        if !frames.isEmpty { try journal.append(frames, at: stateFile.journalLength) }
-        var next = stateFile
-        next.journalLength += UInt64(frames.count)
-        next.state = state
-        try PosixFile.replaceAtomically(statePath, with: next.encoded(), directory: storePath)
-        stateFile = next
-        // The command is committed. The index is derived: failing to fold it is only a warning.
         do {
-            index = try TransactionIndex(path: indexPath, journal: journal, committedLength: next.journalLength)
             try index.checkpointIfNeeded()
         } catch {
             warnings.append("could not update \(indexPath) (\(error)); it will be rebuilt from the journal")
         }
-        archive = StoreArchive(
-            journal: journal, index: index, committedLength: next.journalLength, nextID: next.state.nextTransactionID)
+    }
+
+    /// Rewrites the `state` checkpoint to cover the whole journal now (commits do it on their own
+    /// every `Store.checkpointBound` bytes); a writing session only.
+    public func checkpoint() throws(StoreError) {
+        precondition(writable && journal != nil, "a checkpoint needs a writing session on a format-2 store")
+        try checkpoint(machine.state)
+    }
+
+    private func checkpoint(_ state: StoreState) throws(StoreError) {
+        var next = stateFile
+        next.journalLength = end
+        next.state = state
+        try PosixFile.replaceAtomically(statePath, with: next.encoded(), directory: storePath)
+        stateFile = next
+    }
+
+    /// History alone (not the queue: the machine has its own, changing, copy of it).
+    private struct HistoryArchive: TransactionArchive {
+        let base: StoreSession
+
+        func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? { try base.historical(id) }
     }
 
     /// History as seen in the middle of a batch: transactions the batch changed, then the store.
     private struct BatchArchive: TransactionArchive {
-        let base: StoreArchive
+        let base: StoreSession
         let pending: [Transaction]
 
         func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
             if let t = pending.last(where: { $0.id == id }) { return t }
-            return try base.transaction(id)
+            return try base.historical(id)
         }
     }
 
     // MARK: - Reading
 
+    /// The latest stored version of a transaction from history, tombstones hidden.
+    private func historical(_ id: TransactionID) throws(StoreError) -> Transaction? {
+        if let legacy { return legacy.transactions[id.rawValue].flatMap { $0.isDeleted ? nil : $0 } }
+        return try archive?.transaction(id)
+    }
+
     /// The latest version of a transaction, from the queue or history; nil if unknown.
     public func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
         if let t = state.queued(id) { return t }
-        return try archive.transaction(id)
+        return try historical(id)
     }
 
     /// Every transaction the filter accepts, oldest first, calling `body` for each; history is
@@ -125,31 +195,82 @@ public final class StoreSession {
     public func forEachTransaction(
         _ filter: TransactionFilter = TransactionFilter(), _ body: (Transaction) throws(StoreError) -> Void
     ) throws(StoreError) {
-        var reader = JournalReader(journal: journal, limit: stateFile.journalLength)
-        var id = TransactionID.first
-        let end = state.nextTransactionID
         if filter.unfinishedOnly {
             for t in state.queue where filter.matches(t) { try body(t) }
             return
         }
+        let end = state.nextTransactionID
+        var id = TransactionID.first
+        if let legacy {
+            while id < end {
+                guard let t = legacy.transactions[id.rawValue] else {
+                    throw .damaged(
+                        path: storePath + "/journal",
+                        problem:
+                            "transaction \(id) is missing (the state counts \(end.rawValue - TransactionID.first.rawValue) transactions)"
+                    )
+                }
+                if filter.matches(t) { try body(t) }
+                id = id.next
+            }
+            return
+        }
+        guard let archive, let index else { return }
         while id < end {
             // Every id below the counter was committed with its record: one missing from the
             // whole journal is damage, never a transaction to skip quietly.
-            guard let offset = try index.offset(of: id, mustExist: true) else {
+            guard let t = try archive.stored(id) else {
                 throw .damaged(
-                    path: journal.path,
+                    path: archive.journal.path,
                     problem:
                         "transaction \(id) is missing (the state counts \(end.rawValue - TransactionID.first.rawValue) transactions)"
                 )
-            }
-            let t = try reader.transaction(at: offset)
-            guard t.id == id else {
-                throw .damaged(path: journal.path, problem: "record at byte \(offset) holds transaction \(t.id), expected \(id)")
             }
             if filter.matches(t) { try body(t) }
             id = id.next
         }
         warnings += index.warnings
+    }
+
+    /// One entry of the event log: a typed event, or one a format-1 store wrote as JSON.
+    public enum LoggedEvent {
+        case event(Event)
+        case legacy(seq: UInt64, json: [UInt8])
+
+        public var seq: UInt64 {
+            switch self {
+            case .event(let e): return e.seq
+            case .legacy(let seq, _): return seq
+            }
+        }
+    }
+
+    /// Every event with `seq` greater than `since`, oldest first.
+    public func forEachEvent(since: UInt64, _ body: (LoggedEvent) throws(StoreError) -> Void) throws(StoreError) {
+        if let legacy {
+            for e in legacy.events where e.seq > since { try body(.legacy(seq: e.seq, json: e.json)) }
+            return
+        }
+        guard let journal else { return }
+        var reader = JournalReader(journal: journal, size: end)
+        var offset = Journal.headerSize
+        while offset < end {
+            let frame = try reader.frame(at: offset)
+            let layout = try reader.layout(frame)
+            if layout.legacyEvents != nil {
+                guard let legacyEvents = try reader.withPayload(frame, { CommitRecord.legacyEvents($0, layout: layout) }) else {
+                    throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed events")
+                }
+                for e in legacyEvents where e.seq > since { try body(.legacy(seq: e.seq, json: e.json)) }
+            }
+            if layout.events != nil {
+                guard let events = try reader.withPayload(frame, { CommitRecord.events($0, layout: layout) }) else {
+                    throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed events")
+                }
+                for e in events where e.seq > since { try body(.event(e)) }
+            }
+            offset = frame.next
+        }
     }
 
     /// Streams `dump`: a JSON array, one transaction a line, written in 64 KiB pieces.
@@ -172,30 +293,18 @@ public final class StoreSession {
 
     /// Streams `events`: one JSON object a line, those with `seq` greater than `since`.
     public func events(since: UInt64, into sink: inout some ByteSink) throws(StoreError) {
-        var reader = JournalReader(journal: journal, limit: stateFile.journalLength)
-        var offset = Journal.headerSize
-        var out: [UInt8] = []
-        out.reserveCapacity(64 << 10)
-        while offset < stateFile.journalLength {
-            let r = try reader.record(at: offset)
-            if r.type == .event {
-                let payload = reader.payload(r)
-                guard payload.count > 8 else {
-                    throw .damaged(path: journal.path, problem: "record at byte \(offset): malformed event")
-                }
-                var seq: UInt64 = 0
-                for i in 0..<8 { seq |= UInt64(payload[payload.startIndex + i]) << UInt64(8 * i) }
-                if seq > since {
-                    out.append(contentsOf: payload.dropFirst(8))
-                    out.append(0x0A)
-                    if out.count >= 64 << 10 {
-                        try sink.write(out)
-                        out.removeAll(keepingCapacity: true)
-                    }
-                }
+        var w = JSONWriter(capacity: 80 << 10)
+        try forEachEvent(since: since) { e throws(StoreError) in
+            switch e {
+            case .event(let event): EventJSON.write(event, into: &w)
+            case .legacy(_, let json): w.bytes.append(contentsOf: json)
             }
-            offset = r.next
+            w.bytes.append(0x0A)
+            if w.bytes.count >= 64 << 10 {
+                try sink.write(w.bytes)
+                w.reset()
+            }
         }
-        try sink.write(out)
+        try sink.write(w.bytes)
     }
 }

@@ -2,16 +2,16 @@
 ///
 /// Each `read` takes the store's lock shared, exactly as `Store.read` does, so it never sees a
 /// half-committed command. Loading a session (state, catalog, index) costs far more than a
-/// lookup, so a reader keeps the last session and reuses it when the `state` file still holds
-/// the same bytes: every commit replaces that file, and its bytes name the journal length and the
-/// catalog, so equal bytes under the lock mean the same committed store. A long-running reader
+/// lookup, so a reader keeps the last session and reuses it when the `state` checkpoint holds the
+/// same bytes and the journal has the same length: every commit appends to the journal, and a
+/// checkpoint names the catalog, so both equal under the lock mean the same committed store. A long-running reader
 /// (`iapctl serve`) then pays for a load once per commit instead of once per request, and holds
 /// the lock for microseconds, which leaves room for CLI writers.
 ///
 /// Not thread-safe: give each thread its own reader.
 public final class StoreSnapshotReader {
     public let store: Store
-    private var cached: (stateBytes: [UInt8], session: StoreSession)?
+    private var cached: (stateBytes: [UInt8], journalSize: UInt64, session: StoreSession)?
 
     public init(store: Store) {
         self.store = store
@@ -26,12 +26,13 @@ public final class StoreSnapshotReader {
             throw StoreError.damaged(path: store.statePath, problem: "missing (was the store removed while in use?)")
         }
         let bytes = try handle.readAll()
-        if let cached, cached.stateBytes == bytes {
+        let journalSize = try PosixFile.openForReading(store.journalPath)?.size() ?? 0
+        if let cached, cached.stateBytes == bytes, cached.journalSize == journalSize {
             return try body(cached.session)
         }
         cached = nil
         let session = try store.load(writable: false, options: StoreCreation())
-        cached = (bytes, session)
+        cached = (bytes, journalSize, session)
         return try body(session)
     }
 }

@@ -1,7 +1,8 @@
 import IAPCrypto
 
 /// Where the latest version of each transaction sits in the journal: one 16-byte slot per
-/// transaction id, so `dump` walks ids in order and a lookup costs one read, however many
+/// transaction id (the frame's offset, a CRC, and the version's position in the frame's
+/// payload), so `dump` walks ids in order and a lookup costs one read, however many
 /// transactions the store holds.
 ///
 /// The index is derived data. Its header says how much of the journal it covers; the part of the
@@ -10,21 +11,27 @@ import IAPCrypto
 /// threshold. A slot carries a CRC of its id and offset; a slot that fails it, or a damaged
 /// header, makes the index rebuild itself from the journal, so index damage never loses data.
 final class TransactionIndex {
+    /// Where one transaction version is: the frame, and its length prefix in the payload.
+    struct Location: Equatable {
+        var frame: UInt64
+        var position: UInt32
+    }
+
     static let headerSize: UInt64 = 64
     static let slotSize = 16
     static let magic: [UInt8] = Array("IAPTXIDX".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     /// Fold the tail into the file once it spans this many journal bytes.
-    static let checkpointThreshold: UInt64 = 256 << 10
+    static let checkpointThreshold: UInt64 = 64 << 10
 
     let path: String
     let journal: Journal
-    let committedLength: UInt64
+    private(set) var committedLength: UInt64
     private let base = TransactionID.first.rawValue
     private var file: PosixFile?
     private(set) var coveredLength: UInt64
     /// Offsets learned from the journal past `coveredLength` (or from a full rebuild).
-    private var overlay: [UInt64: UInt64] = [:]
+    private var overlay: [UInt64: Location] = [:]
     private var tailScanned = false
     /// Set when the file could not be trusted and everything lives in `overlay`.
     private(set) var rebuilt = false
@@ -55,7 +62,7 @@ final class TransactionIndex {
             let version = raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
             let covered = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian
             let crc = raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian
-            guard version <= formatVersion, CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<24])) == crc else {
+            guard version == formatVersion, CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<24])) == crc else {
                 return nil
             }
             return covered
@@ -73,10 +80,11 @@ final class TransactionIndex {
         return w.bytes
     }
 
-    static func slotCheck(id: UInt64, offset: UInt64) -> UInt32 {
-        var w = ByteWriter(capacity: 16)
+    static func slotCheck(id: UInt64, _ l: Location) -> UInt32 {
+        var w = ByteWriter(capacity: 20)
         w.u64(id)
-        w.u64(offset)
+        w.u64(l.frame)
+        w.u32(l.position)
         return CRC32C.checksum(w.bytes)
     }
 
@@ -84,23 +92,34 @@ final class TransactionIndex {
     private func scanTail() throws(StoreError) {
         guard !tailScanned else { return }
         tailScanned = true
-        var reader = JournalReader(journal: journal, limit: committedLength)
+        var reader = JournalReader(journal: journal, size: committedLength)
         var offset = coveredLength
         while offset < committedLength {
-            let record = try reader.record(at: offset)
-            if record.type == .transaction {
-                let id = reader.withPayload(record) { raw -> UInt64? in
-                    var r = ByteReader(raw)
-                    guard r.varint() == 1 << 3 else { return nil }
-                    return r.varint()
+            let frame = try reader.frame(at: offset)
+            let layout = try reader.layout(frame)
+            for i in layout.finals {
+                guard
+                    let id = try reader.withPayload(
+                        frame,
+                        { raw -> UInt64? in
+                            var r = ByteReader(raw, at: layout.versionOffsets[i])
+                            guard r.varint() == 1 << 3 else { return nil }
+                            return r.varint()
+                        })
+                else {
+                    throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed transaction")
                 }
-                guard let id else {
-                    throw .damaged(path: journal.path, problem: "record at byte \(offset): malformed transaction")
-                }
-                overlay[id] = offset
+                overlay[id] = Location(frame: offset, position: UInt32(layout.versionPrefixes[i]))
             }
-            offset = record.next
+            offset = frame.next
         }
+    }
+
+    /// Records what a commit just appended, so a session that keeps running sees it without
+    /// scanning the journal again.
+    func absorb(frame offset: UInt64, finals: [(TransactionID, Int)], newLength: UInt64) {
+        for (id, position) in finals { overlay[id.rawValue] = Location(frame: offset, position: UInt32(position)) }
+        committedLength = newLength
     }
 
     /// Drops the file and rebuilds every offset from the whole journal.
@@ -119,7 +138,7 @@ final class TransactionIndex {
     /// `mustExist` says the caller knows the store has `id` (every id below the state's counter
     /// was committed with its record): a missing slot is then damage (a truncated index), and the
     /// index rebuilds itself rather than report the transaction absent.
-    func offset(of id: TransactionID, mustExist: Bool = false) throws(StoreError) -> UInt64? {
+    func offset(of id: TransactionID, mustExist: Bool = false) throws(StoreError) -> Location? {
         try scanTail()
         if let o = overlay[id.rawValue] { return o }
         guard file != nil, id.rawValue >= base else { return nil }
@@ -130,7 +149,7 @@ final class TransactionIndex {
     }
 
     /// The offset a slot of the file records, nil for an empty or absent slot.
-    private func slot(_ id: TransactionID) throws(StoreError) -> UInt64? {
+    private func slot(_ id: TransactionID) throws(StoreError) -> Location? {
         guard let file else { return nil }
         let slotOffset = TransactionIndex.headerSize + (id.rawValue - base) * UInt64(TransactionIndex.slotSize)
         if slotOffset < slotWindowStart || slotOffset + 16 > slotWindowStart + UInt64(slotWindow.count) {
@@ -141,18 +160,20 @@ final class TransactionIndex {
             if got < 16 { return nil }
         }
         let i = Int(slotOffset - slotWindowStart)
-        let (offset, check) = slotWindow.withUnsafeBytes { raw in
+        let (offset, check, position) = slotWindow.withUnsafeBytes { raw in
             (
                 raw.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian,
-                raw.loadUnaligned(fromByteOffset: i + 8, as: UInt32.self).littleEndian
+                raw.loadUnaligned(fromByteOffset: i + 8, as: UInt32.self).littleEndian,
+                raw.loadUnaligned(fromByteOffset: i + 12, as: UInt32.self).littleEndian
             )
         }
-        if offset == 0 && check == 0 { return nil }
-        guard check == TransactionIndex.slotCheck(id: id.rawValue, offset: offset), offset < coveredLength else {
+        if offset == 0 && check == 0 && position == 0 { return nil }
+        let location = Location(frame: offset, position: position)
+        guard check == TransactionIndex.slotCheck(id: id.rawValue, location), offset < coveredLength else {
             try rebuild(because: "damaged slot for transaction \(id)")
             return overlay[id.rawValue]
         }
-        return offset
+        return location
     }
 
     /// Folds the in-memory tail into the file when it has grown large (or the file was rebuilt):
@@ -161,15 +182,19 @@ final class TransactionIndex {
         guard force || rebuilt || committedLength - coveredLength >= TransactionIndex.checkpointThreshold else { return }
         try scanTail()
         let out = try PosixFile.openForWriting(path, truncate: rebuilt)
-        for (id, offset) in overlay.sorted(by: { $0.key < $1.key }) where id >= base {
+        for (id, location) in overlay.sorted(by: { $0.key < $1.key }) where id >= base {
             var w = ByteWriter(capacity: 16)
-            w.u64(offset)
-            w.u32(TransactionIndex.slotCheck(id: id, offset: offset))
-            w.u32(0)
+            w.u64(location.frame)
+            w.u32(TransactionIndex.slotCheck(id: id, location))
+            w.u32(location.position)
             try out.write(w.bytes, at: TransactionIndex.headerSize + (id - base) * UInt64(TransactionIndex.slotSize))
         }
         try out.sync()
         try out.write(TransactionIndex.headerBytes(covered: committedLength), at: 0)
         try out.sync()
+        file = out
+        coveredLength = committedLength
+        rebuilt = false
+        slotWindow = []
     }
 }

@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPTime
 
 /// The binary form of a transaction in the store's journal.
@@ -12,6 +13,8 @@ enum TransactionRecordCodec {
         case download, expiresDate, webOrderLineItemID, revocationDate, revocationReason, isUpgraded
         case offer, reason, subscriptionGroup
         case upgradeCredit, isDeleted
+        /// A 64-hex-digit user id (an `--account` SHA-256) as its 32 raw bytes.
+        case userIDRaw
     }
 
     private static let varintWire: UInt64 = 0
@@ -32,7 +35,16 @@ enum TransactionRecordCodec {
         s(.productID, t.productID.rawValue)
         v(.productType, UInt64(productTypeCode(t.productType)))
         if t.quantity != 1 { v(.quantity, UInt64(t.quantity)) }
-        if let user = t.userID { s(.userID, user.rawValue) }
+        if let user = t.userID {
+            let text = user.rawValue
+            if text.utf8.count == 64, let raw = Hex.decode(text), Hex.encode(raw) == text {
+                w.varint(Tag.userIDRaw.rawValue << 3 | bytesWire)
+                w.varint(32)
+                w.raw(raw)
+            } else {
+                s(.userID, text)
+            }
+        }
         v(.state, UInt64(t.state.rawValue))
         if let e = t.state.error {
             s(.errorDomain, e.domain)
@@ -48,24 +60,8 @@ enum TransactionRecordCodec {
         s(.currency, t.currency)
         if t.charged { v(.charged, 1) }
         for d in t.downloads {
-            var inner = ByteWriter(capacity: 64)
-            inner.string(d.contentIdentifier)
-            inner.string(d.contentVersion)
-            inner.varint(UInt64(d.state.rawCode))
-            inner.svarint(d.downloadedBytes)
-            inner.svarint(d.contentLength)
-            if let e = d.error {
-                inner.u8(1)
-                inner.string(e.domain)
-                inner.svarint(Int64(e.code))
-                inner.string(e.name)
-                inner.string(e.message)
-            } else {
-                inner.u8(0)
-            }
             w.varint(Tag.download.rawValue << 3 | bytesWire)
-            w.varint(UInt64(inner.bytes.count))
-            w.raw(inner.bytes)
+            w.block { encodeDownload(d, into: &$0) }
         }
         if let e = t.expiresDate { sv(.expiresDate, e.milliseconds) }
         if let n = t.webOrderLineItemID { v(.webOrderLineItemID, n) }
@@ -77,6 +73,43 @@ enum TransactionRecordCodec {
         if let g = t.subscriptionGroup { s(.subscriptionGroup, g) }
         if let c = t.upgradeCredit { sv(.upgradeCredit, c.milliunits) }
         if t.isDeleted { v(.isDeleted, 1) }
+    }
+
+    /// One hosted download: identifier, version, state code, bytes done and total, and the
+    /// error of a failed one.
+    static func encodeDownload(_ d: Download, into inner: inout ByteWriter) {
+        inner.string(d.contentIdentifier)
+        inner.string(d.contentVersion)
+        inner.varint(UInt64(d.state.rawCode))
+        inner.svarint(d.downloadedBytes)
+        inner.svarint(d.contentLength)
+        if let e = d.error {
+            inner.u8(1)
+            inner.string(e.domain)
+            inner.svarint(Int64(e.code))
+            inner.string(e.name)
+            inner.string(e.message)
+        } else {
+            inner.u8(0)
+        }
+    }
+
+    static func decodeDownload(from inner: inout ByteReader) -> Download? {
+        guard let cid = inner.string(), let version = inner.string(), let stateRaw = inner.varint(),
+            let done = inner.svarint(), let length = inner.svarint(), let hasError = inner.u8(),
+            let state = DownloadState.code(stateRaw)
+        else { return nil }
+        var error: TransactionError?
+        if hasError == 1 {
+            guard let d = inner.string(), let c = inner.svarint(), let nm = inner.string(), let m = inner.string()
+            else { return nil }
+            error = TransactionError(domain: d, code: Int(truncatingIfNeeded: c), name: nm, message: m)
+        } else if hasError != 0 {
+            return nil
+        }
+        return Download(
+            contentIdentifier: cid, contentVersion: version, state: state, downloadedBytes: done, contentLength: length,
+            error: error)
     }
 
     static func productTypeCode(_ type: ProductType) -> Int {
@@ -158,24 +191,15 @@ enum TransactionRecordCodec {
                 }
             } else if wire == bytesWire {
                 if tag == .download {
-                    guard let n = r.varint(), n <= UInt64(bytes.count - r.index) else { return nil }
-                    let end = r.index + Int(n)
-                    var inner = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[r.index..<end]))
-                    r.index = end
-                    guard let cid = inner.string(), let version = inner.string(), let stateRaw = inner.varint(),
-                        let done = inner.svarint(), let length = inner.svarint(), let hasError = inner.u8(),
-                        let state = DownloadState.allCases.first(where: { UInt64($0.rawCode) == stateRaw })
-                    else { return nil }
-                    var error: TransactionError?
-                    if hasError == 1 {
-                        guard let d = inner.string(), let c = inner.svarint(), let nm = inner.string(), let m = inner.string()
-                        else { return nil }
-                        error = TransactionError(domain: d, code: Int(truncatingIfNeeded: c), name: nm, message: m)
-                    }
-                    downloads.append(
-                        Download(
-                            contentIdentifier: cid, contentVersion: version, state: state, downloadedBytes: done,
-                            contentLength: length, error: error))
+                    guard let block = r.block() else { return nil }
+                    var inner = ByteReader(block)
+                    guard let d = decodeDownload(from: &inner) else { return nil }
+                    downloads.append(d)
+                    continue
+                }
+                if tag == .userIDRaw {
+                    guard let block = r.block(), block.count == 32 else { return nil }
+                    userID = Hex.encode(block)
                     continue
                 }
                 guard let text = r.string() else { return nil }

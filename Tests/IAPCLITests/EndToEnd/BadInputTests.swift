@@ -114,10 +114,12 @@ struct BadInputTests {
         Row(["config", "set", "storefront"], 64, "missing argument <VALUE> for 'config set' (see 'iapctl help config set')"),
         Row(
             ["config", "set", "storefront", "XYZ"], 64,
-            "bad value 'XYZ' for setting storefront; expected one of USA, CHN, JPN, GBR, DEU, FRA, CAN, AUS, KOR, HKG, TWN"),
+            "bad value 'XYZ' for setting storefront; expected a storefront code; use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN (all 175: docs/catalog.md)"
+        ),
         Row(
             ["config", "set", "storefront", "US\nA"], 64,
-            "bad value 'US\\nA' for setting storefront; expected one of USA, CHN, JPN, GBR, DEU, FRA, CAN, AUS, KOR, HKG, TWN"),
+            "bad value 'US\\nA' for setting storefront; expected a storefront code; did you mean 'USA'? use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN (all 175: docs/catalog.md)"
+        ),
         Row(
             ["config", "set", "payments-allowed", "maybe"], 64,
             "bad value 'maybe' for setting payments-allowed; expected true or false"),
@@ -150,7 +152,7 @@ struct BadInputTests {
         Row(["events", "--since", "abc"], 64, "'--since' expects an integer of at least 0, got 'abc'"),
         Row(
             ["products", "--storefront", "MARS"], 64,
-            "unknown storefront 'MARS'; use one of USA, CHN, JPN, GBR, DEU, FRA, CAN, AUS, KOR, HKG, TWN (see 'iapctl help products')"
+            "unknown storefront 'MARS'; did you mean 'MAR'? use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN (all 175: docs/catalog.md) (see 'iapctl help products')"
         ),
         Row(["products", ""], 64, "empty product identifier; give one such as com.x.coin42 (see 'iapctl help products')"),
         Row(
@@ -179,7 +181,8 @@ struct BadInputTests {
             "bad --start-date 'yesterday'; write RFC 3339 such as 2026-01-01T00:00:00Z (see 'iapctl help init')"),
         Row(
             ["init", "--storefront", "ZZZ"], 64,
-            "unknown storefront 'ZZZ'; use one of USA, CHN, JPN, GBR, DEU, FRA, CAN, AUS, KOR, HKG, TWN (see 'iapctl help init')"),
+            "unknown storefront 'ZZZ'; use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN (all 175: docs/catalog.md) (see 'iapctl help init')"
+        ),
         Row(["init"], 4, "a store already exists at $STORE; pass --force to replace it (its transactions will be lost)"),
         Row(["init", "--bundle-id", ""], 64, "bad bundle id ''; write it like com.example.app (see 'iapctl help init')"),
         Row(
@@ -302,7 +305,7 @@ struct BadInputTests {
             "empty --salvage; give a new directory for the salvaged store (see 'iapctl help doctor')"),
         Row(
             ["doctor", "--salvage", "afile/sub"], 73,
-            "cannot write 'afile/sub': not a directory; name a new directory where you can write"),
+            "cannot write 'afile/sub': it, or a directory above it, is a file; name a new directory where you can write"),
         Row(["run", "nofile.iap"], 66, "cannot read 'nofile.iap': no such file (give a scenario file, or - for standard input)"),
         Row(
             ["run", "-"], 65,
@@ -324,6 +327,20 @@ struct BadInputTests {
         Row(
             ["subscriptions", "com.x.nope"], 3,
             "unknown product 'com.x.nope'; closest known: com.x.noads, com.x.vip1, com.x.vip2 (see 'iapctl products')"),
+        Row(
+            ["--store", "", "queue"], 64, "empty store path; give a directory with --store DIR (the default is ./.iapctl)",
+            useStore: false),
+        Row(
+            ["--store", "afile", "queue"], 64, "store path 'afile' is a file, not a directory; give a directory with --store DIR",
+            useStore: false),
+        Row(
+            ["--store", "$DIR", "queue"], 64,
+            "'$DIR' is not an iapctl store: it holds other files (such as 'store') and no store; pick a new or empty directory with --store DIR",
+            useStore: false),
+        Row(
+            ["--store", "$DIR", "buy", "com.x.coin42"], 64,
+            "'$DIR' is not an iapctl store: it holds other files (such as 'store') and no store; pick a new or empty directory with --store DIR",
+            useStore: false),
     ]
 
     @Test("malformed inputs", arguments: rows)

@@ -62,6 +62,7 @@ struct CatalogJSONWriterTests {
                           "description": "Eine Handvoll Edelsteine für das Spiel."
                         }
                       },
+                      "anyStorefront": true,
                       "prices": {
                         "USA": "0.99"
                       }

@@ -156,7 +156,10 @@ struct PurchaseTests {
         #expect(h.state.settings.storefront == "JPN")
         #expect(
             throws: StoreError.badSettingValue(
-                key: "storefront", value: "XXX", expected: "one of USA, CHN, JPN, GBR, DEU, FRA, CAN, AUS, KOR, HKG, TWN")
+                key: "storefront", value: "XXX",
+                expected:
+                    "a storefront code; use an App Store storefront's ISO 3166-1 alpha-3 code, such as USA, CHN or JPN (all 175: docs/catalog.md)"
+            )
         ) {
             try h.apply(.setSetting(key: "storefront", value: "XXX"))
         }

@@ -117,11 +117,51 @@ struct StorePromiseTests {
         #expect(!Doctor.check(store).isClean)
     }
 
+    @Test("a last frame cut short, running past the end, or zero-filled is a commit that did not happen")
+    func tornFrames() throws {
+        let dir = TemporaryDirectory()
+        let store = Store(path: dir.path + "/s")
+        try Self.script(store)
+        let withoutLast = try Self.dumpAndEvents(store)
+        let before = dir.read("s/journal")
+        _ = try store.write { s throws(StoreError) in try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)) }
+        let after = dir.read("s/journal")
+        let frame = Array(after[before.count...])
+        #expect(frame.count > 32 && frame.count < 400, "one frame for one buy: \(frame.count) bytes")
+        // Cut anywhere inside the new frame: the store reads as before the buy, and doctor
+        // calls it clean (the tail is reported and ignored).
+        for cut in [1, 8, 15, 16, 17, frame.count / 2, frame.count - 1] {
+            dir.write("s/journal", before + frame.prefix(cut))
+            #expect(try Self.dumpAndEvents(store) == withoutLast, "cut at \(cut)")
+            let report = Doctor.check(store)
+            #expect(report.isClean, "cut at \(cut): \(report.findings)")
+        }
+        // A file extended with zeros (a crash after the size reached the disk, not the data).
+        dir.write("s/journal", before + [UInt8](repeating: 0, count: frame.count))
+        #expect(try Self.dumpAndEvents(store) == withoutLast)
+        // A whole frame whose payload changed is damage, not a torn tail.
+        var flipped = after
+        flipped[after.count - 3] ^= 0x01
+        dir.write("s/journal", flipped)
+        #expect {
+            _ = try Self.dumpAndEvents(store)
+        } throws: { error in
+            (error as? StoreError)?.exitCode == .badData && "\(error)".contains("checksum mismatch")
+        }
+        // The next writer cuts a torn tail and appends after the last whole frame.
+        dir.write("s/journal", before + frame.prefix(20))
+        _ = try store.write { s throws(StoreError) in try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)) }
+        #expect(dir.read("s/journal").count == after.count)
+        #expect(Doctor.check(store).isClean)
+    }
+
     @Test("a truncated journal or a flipped record is refused")
     func damagedJournal() throws {
         let dir = TemporaryDirectory()
         let store = Store(path: dir.path + "/s")
         try Self.script(store)
+        try store.write { s throws(StoreError) in try s.checkpoint() }
+        // The checkpoint covers the whole journal: a shorter journal lost committed frames.
         let journal = dir.read("s/journal")
         dir.write("s/journal", Array(journal.prefix(journal.count - 5)))
         #expect(throws: StoreError.self) { try Self.dumpAndEvents(store) }
@@ -139,9 +179,11 @@ struct StorePromiseTests {
         let dir = TemporaryDirectory()
         let store = Store(path: dir.path + "/s")
         try store.write { s throws(StoreError) in
-            // Enough journal for the index to be folded to disk.
-            for _ in 0..<500 { try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)) }
+            // Enough journal for the index to be folded to disk, after the finish too.
+            let buys = [Command](repeating: .buy(ProductID("com.x.coin42"), user: nil, quantity: 1), count: 500)
+            try s.apply(batch: buys)
             try s.apply(.finishAll)
+            try s.apply(batch: buys)
         }
         let before = try Self.dumpAndEvents(store)
         var index = dir.read("s/transactions.idx")
@@ -159,9 +201,11 @@ struct StorePromiseTests {
         let dir = TemporaryDirectory()
         let store = Store(path: dir.path + "/s")
         try Self.script(store)
-        var text = String(decoding: dir.read("s/state"), as: UTF8.self)
-        text = text.replacingOccurrences(of: "iapctl-state v1 ", with: "iapctl-state v9 ")
-        dir.write("s/state", Array(text.utf8))
+        var bytes = dir.read("s/state")
+        let header = Array("iapctl-state v2 ".utf8)
+        #expect(Array(bytes.prefix(header.count)) == header)
+        bytes[header.count - 2] = UInt8(ascii: "9")
+        dir.write("s/state", bytes)
         #expect {
             _ = try Self.dumpAndEvents(store)
         } throws: { error in

@@ -1,0 +1,230 @@
+import IAPTime
+
+/// What one commit writes: the payload of one journal frame (docs/store.md, "Commit frames").
+///
+/// Sections, each `[section tag varint][length varint][bytes]`, in this order:
+/// 1. `versions`: every transaction version the commit refers to, as `TransactionRecordCodec`
+///    records (each one a length-prefixed block);
+/// 2. `finals`: indexes into `versions` of the latest version of each transaction the commit
+///    created or changed: what the index points at and what the queue folds;
+/// 3. `events`: the first event's `seq`, a count, then `EventRecordCodec` records, which name
+///    transactions by index into `versions`;
+/// 4. `legacyEvents`: events migrated from a format-1 store, kept as the JSON that release wrote
+///    (`seq` and bytes), so `iapctl events` prints them exactly as before;
+/// 5. `state`: a `StateDeltaCodec` delta from the state before the commit.
+///
+/// A section a commit does not need is left out.
+enum CommitRecord {
+    enum Section: UInt64 {
+        case versions = 1, finals, events, legacyEvents, state
+    }
+
+    /// Builds the record of one commit from what `apply` did and the states around it.
+    static func encode(
+        effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], from old: StoreState?, to new: StoreState
+    ) -> (payload: [UInt8], finals: [(TransactionID, Int)]) {
+        // `finals` pairs each changed transaction with where its latest version's length prefix
+        // starts in the payload (what the index records).
+        var versions: [Transaction] = []
+        var latestIndex: [TransactionID: Int] = [:]
+        func ref(_ t: Transaction) -> Int {
+            if let i = latestIndex[t.id], versions[i] == t { return i }
+            versions.append(t)
+            latestIndex[t.id] = versions.count - 1
+            return versions.count - 1
+        }
+        var events = ByteWriter(capacity: 64 * effects.events.count + 16)
+        if let first = effects.events.first {
+            events.varint(first.seq)
+            events.varint(UInt64(effects.events.count))
+            var previous = Timestamp(milliseconds: 0)
+            for e in effects.events {
+                EventRecordCodec.encode(e, previousDate: previous, into: &events, ref: ref)
+                previous = e.date
+            }
+        }
+        let finals = effects.transactions.map(ref)
+
+        var w = ByteWriter(capacity: 128 * versions.count + events.bytes.count + 128)
+        var offsets: [Int] = []
+        if !versions.isEmpty {
+            var section = ByteWriter(capacity: 128 * versions.count)
+            section.varint(UInt64(versions.count))
+            var record = ByteWriter(capacity: 160)
+            var relative: [Int] = []
+            for t in versions {
+                record.bytes.removeAll(keepingCapacity: true)
+                TransactionRecordCodec.encode(t, into: &record)
+                relative.append(section.bytes.count)
+                section.varint(UInt64(record.bytes.count))
+                section.raw(record.bytes)
+            }
+            w.varint(Section.versions.rawValue)
+            w.varint(UInt64(section.bytes.count))
+            let start = w.bytes.count
+            w.raw(section.bytes)
+            offsets = relative.map { start + $0 }
+        }
+        if !finals.isEmpty {
+            w.varint(Section.finals.rawValue)
+            w.block { b in
+                b.varint(UInt64(finals.count))
+                for i in finals { b.varint(UInt64(i)) }
+            }
+        }
+        if !events.bytes.isEmpty {
+            w.varint(Section.events.rawValue)
+            w.varint(UInt64(events.bytes.count))
+            w.raw(events.bytes)
+        }
+        if !legacyEvents.isEmpty {
+            w.varint(Section.legacyEvents.rawValue)
+            w.block { b in
+                b.varint(UInt64(legacyEvents.count))
+                for e in legacyEvents {
+                    b.varint(e.seq)
+                    b.varint(UInt64(e.json.count))
+                    b.raw(e.json)
+                }
+            }
+        }
+        var delta = ByteWriter(capacity: 64)
+        StateDeltaCodec.encode(from: old, to: new, into: &delta)
+        if delta.bytes != [0] || old == nil {
+            w.varint(Section.state.rawValue)
+            w.varint(UInt64(delta.bytes.count))
+            w.raw(delta.bytes)
+        }
+        return (w.bytes, finals.map { (versions[$0].id, offsets[$0]) })
+    }
+
+    /// The parts of a payload, found without decoding them: what a reader needs to decode only
+    /// the part it wants (the index wants `finals`, `events` wants events, loading wants finals
+    /// and the delta).
+    struct Layout {
+        var versionOffsets: [Int] = []
+        var versionLengths: [Int] = []
+        /// Where each version's length prefix starts: what the index stores.
+        var versionPrefixes: [Int] = []
+        var finals: [Int] = []
+        var events: Range<Int>?
+        var legacyEvents: Range<Int>?
+        var state: Range<Int>?
+    }
+
+    /// Splits a payload into its sections; nil when malformed.
+    static func layout(_ payload: UnsafeRawBufferPointer) -> Layout? {
+        var r = ByteReader(payload)
+        var layout = Layout()
+        var lastSection: UInt64 = 0
+        while !r.isAtEnd {
+            guard let tag = r.varint(), let section = Section(rawValue: tag), tag > lastSection, let n = r.varint(),
+                n <= UInt64(payload.count - r.index)
+            else { return nil }
+            lastSection = tag
+            let range = r.index..<(r.index + Int(n))
+            r.index = range.upperBound
+            var s = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
+            switch section {
+            case .versions:
+                guard let count = s.varint(), count <= UInt64(range.count) else { return nil }
+                for _ in 0..<count {
+                    layout.versionPrefixes.append(range.lowerBound + s.index)
+                    guard let length = s.varint(), length <= UInt64(range.count - s.index) else { return nil }
+                    layout.versionOffsets.append(range.lowerBound + s.index)
+                    layout.versionLengths.append(Int(length))
+                    s.index += Int(length)
+                }
+                guard s.isAtEnd else { return nil }
+            case .finals:
+                guard let count = s.varint(), count <= UInt64(range.count) else { return nil }
+                for _ in 0..<count {
+                    guard let i = s.varint(), i < UInt64(layout.versionOffsets.count) else { return nil }
+                    layout.finals.append(Int(i))
+                }
+                guard s.isAtEnd else { return nil }
+            case .events: layout.events = range
+            case .legacyEvents: layout.legacyEvents = range
+            case .state: layout.state = range
+            }
+        }
+        return layout
+    }
+
+    /// The transaction version at `offset` of a payload (`length` bytes).
+    static func transaction(_ payload: UnsafeRawBufferPointer, at offset: Int, length: Int) -> Transaction? {
+        guard offset >= 0, length >= 0, offset + length <= payload.count else { return nil }
+        return TransactionRecordCodec.decode(UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)]))
+    }
+
+    /// The version whose length prefix starts at `prefix` (an index slot's position).
+    static func transaction(_ payload: UnsafeRawBufferPointer, prefix: Int) -> Transaction? {
+        guard prefix >= 0, prefix < payload.count else { return nil }
+        var r = ByteReader(payload, at: prefix)
+        guard let n = r.varint(), n <= UInt64(payload.count - r.index) else { return nil }
+        return transaction(payload, at: r.index, length: Int(n))
+    }
+
+    /// Version `i` of a payload.
+    static func transaction(_ payload: UnsafeRawBufferPointer, layout: Layout, version i: Int) -> Transaction? {
+        transaction(payload, at: layout.versionOffsets[i], length: layout.versionLengths[i])
+    }
+
+    /// Every event of the payload, in order; nil when malformed.
+    static func events(_ payload: UnsafeRawBufferPointer, layout: Layout) -> [Event]? {
+        guard let range = layout.events else { return [] }
+        var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
+        guard let first = r.varint(), let count = r.varint(), count <= UInt64(range.count) else { return nil }
+        var cache: [Int: Transaction] = [:]
+        var failed = false
+        func version(_ i: Int) -> Transaction? {
+            guard i < layout.versionOffsets.count else { return nil }
+            if let t = cache[i] { return t }
+            guard let t = transaction(payload, layout: layout, version: i) else {
+                failed = true
+                return nil
+            }
+            cache[i] = t
+            return t
+        }
+        var out: [Event] = []
+        out.reserveCapacity(Int(count))
+        var previous = Timestamp(milliseconds: 0)
+        for k in 0..<count {
+            guard let e = EventRecordCodec.decode(from: &r, seq: first &+ k, previousDate: previous, version: version), !failed
+            else { return nil }
+            previous = e.date
+            out.append(e)
+        }
+        guard r.isAtEnd else { return nil }
+        return out
+    }
+
+    /// The migrated format-1 events of the payload; nil when malformed.
+    static func legacyEvents(_ payload: UnsafeRawBufferPointer, layout: Layout) -> [(seq: UInt64, json: [UInt8])]? {
+        guard let range = layout.legacyEvents else { return [] }
+        var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
+        guard let count = r.varint(), count <= UInt64(range.count) else { return nil }
+        var out: [(seq: UInt64, json: [UInt8])] = []
+        for _ in 0..<count {
+            guard let seq = r.varint(), let block = r.block() else { return nil }
+            out.append((seq, Array(block)))
+        }
+        guard r.isAtEnd else { return nil }
+        return out
+    }
+
+    /// Folds the payload's state delta and latest transaction versions into `state`; false
+    /// when malformed.
+    static func fold(_ payload: UnsafeRawBufferPointer, layout: Layout, into state: inout StoreState) -> Bool {
+        if let range = layout.state {
+            var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
+            guard StateDeltaCodec.apply(from: &r, to: &state), r.isAtEnd else { return false }
+        }
+        for i in layout.finals {
+            guard let t = transaction(payload, layout: layout, version: i) else { return false }
+            state.upsert(t)
+        }
+        return true
+    }
+}

@@ -1,0 +1,235 @@
+import IAPTime
+
+/// The working state as a list of changes (docs/store.md, "State deltas").
+///
+/// `encode(from: old, to: new)` writes only what differs: changed scalars (counters and the
+/// clock as differences), the settings when any changed, and per-key upserts and removals of the
+/// maps (ownership, ledger, subscriptions, groups, non-renewing entitlements). A commit frame
+/// carries one such delta, so a purchase costs a few bytes of state however large the maps are.
+/// `encode(from: nil, to: state)` writes every field against `StateDeltaCodec.base`: that is the
+/// checkpoint's body, and folding a store's whole journal from `base` gives its state.
+///
+/// The payment queue is not in a delta: it is the unfinished transactions, so it follows from
+/// the latest transaction versions each frame lists (`CommitRecord.finals`). The checkpoint
+/// lists the queue's ids; their transactions are read through the index.
+///
+/// Layout: `[field tag varint][value]...[0]`. Tags are numbered below, once; an unknown tag is a
+/// newer format, and decoding refuses it.
+enum StateDeltaCodec {
+    private enum Field: UInt64 {
+        case end = 0
+        case bundleID, appVersion, originalAppVersion, clock, nextTransactionID, nextEventSeq, nextWebOrderLineItemID
+        case settings, ownershipUpsert, ownershipRemove, faults, nextFaultID, storedPayments, interruptedPurchases
+        case ledgerUpsert, ledgerRemove, contentDownloads, postponedFinishes, signingSHA256
+        case subscriptionUpsert, subscriptionRemove, groupUpsert, groupRemove, nonRenewingUpsert, nonRenewingRemove
+    }
+
+    /// The state every store's journal folds from: empty strings, counters and clock at zero,
+    /// default settings. Frozen: changing it would change what old deltas mean, so a checkpoint
+    /// writes every field rather than rely on it.
+    static var base: StoreState {
+        var s = StoreState(bundleID: "", appVersion: "", start: Timestamp(milliseconds: 0))
+        s.nextTransactionID = TransactionID(0)
+        s.nextEventSeq = 0
+        s.nextWebOrderLineItemID = 0
+        return s
+    }
+
+    static func encode(from old: StoreState?, to new: StoreState, into w: inout ByteWriter) {
+        let full = old == nil
+        let o = old ?? base
+        func tag(_ f: Field) { w.varint(f.rawValue) }
+        if full || o.bundleID != new.bundleID {
+            tag(.bundleID)
+            w.string(new.bundleID)
+        }
+        if full || o.appVersion != new.appVersion {
+            tag(.appVersion)
+            w.string(new.appVersion)
+        }
+        if full || o.originalAppVersion != new.originalAppVersion {
+            tag(.originalAppVersion)
+            w.string(new.originalAppVersion)
+        }
+        if full || o.clock != new.clock {
+            tag(.clock)
+            w.svarint(new.clock.milliseconds &- o.clock.milliseconds)
+        }
+        if full || o.nextTransactionID != new.nextTransactionID {
+            tag(.nextTransactionID)
+            w.svarint(Int64(bitPattern: new.nextTransactionID.rawValue &- o.nextTransactionID.rawValue))
+        }
+        if full || o.nextEventSeq != new.nextEventSeq {
+            tag(.nextEventSeq)
+            w.svarint(Int64(bitPattern: new.nextEventSeq &- o.nextEventSeq))
+        }
+        if full || o.nextWebOrderLineItemID != new.nextWebOrderLineItemID {
+            tag(.nextWebOrderLineItemID)
+            w.svarint(Int64(bitPattern: new.nextWebOrderLineItemID &- o.nextWebOrderLineItemID))
+        }
+        if full || o.settings != new.settings {
+            tag(.settings)
+            w.record(new.settings)
+        }
+        map(o.ownership, new.ownership, full, upsert: .ownershipUpsert, remove: .ownershipRemove, into: &w) { $0.product($1) }
+        if full || o.faults != new.faults {
+            tag(.faults)
+            w.array(new.faults)
+        }
+        if full || o.nextFaultID != new.nextFaultID {
+            tag(.nextFaultID)
+            w.int(new.nextFaultID)
+        }
+        if full || o.storedPayments != new.storedPayments {
+            tag(.storedPayments)
+            w.array(new.storedPayments)
+        }
+        if full || o.interruptedPurchases != new.interruptedPurchases {
+            tag(.interruptedPurchases)
+            w.array(new.interruptedPurchases)
+        }
+        map(o.ledger, new.ledger, full, upsert: .ledgerUpsert, remove: .ledgerRemove, into: &w) { $0.product($1) }
+        if full || o.contentDownloads != new.contentDownloads {
+            tag(.contentDownloads)
+            w.array(new.contentDownloads)
+        }
+        if full || o.postponedFinishes != new.postponedFinishes {
+            tag(.postponedFinishes)
+            w.varint(UInt64(new.postponedFinishes.count))
+            for id in new.postponedFinishes { w.id(id) }
+        }
+        if full || o.signingSHA256 != new.signingSHA256 {
+            tag(.signingSHA256)
+            w.optional(new.signingSHA256) { $0.string($1) }
+        }
+        map(
+            o.subscriptions, new.subscriptions, full, upsert: .subscriptionUpsert, remove: .subscriptionRemove, into: &w
+        ) { $0.id($1) }
+        if full || o.subscriptionGroups != new.subscriptionGroups {
+            for (k, v) in new.subscriptionGroups.sorted(by: { $0.key < $1.key }) where full || o.subscriptionGroups[k] != v {
+                tag(.groupUpsert)
+                w.string(k)
+                w.id(v)
+            }
+            for k in o.subscriptionGroups.keys.sorted() where new.subscriptionGroups[k] == nil {
+                tag(.groupRemove)
+                w.string(k)
+            }
+        }
+        map(o.nonRenewing, new.nonRenewing, full, upsert: .nonRenewingUpsert, remove: .nonRenewingRemove, into: &w) {
+            $0.product($1)
+        }
+        tag(.end)
+    }
+
+    /// Per-key changes of a map, in key order (so equal histories give equal bytes).
+    private static func map<K: Hashable & Comparable, V: BinaryRecord & Equatable>(
+        _ old: [K: V], _ new: [K: V], _ full: Bool, upsert: Field, remove: Field, into w: inout ByteWriter,
+        key: (inout ByteWriter, K) -> Void
+    ) {
+        guard full || old != new else { return }
+        var changed: [K] = []
+        for (k, v) in new where full || old[k] != v { changed.append(k) }
+        for k in changed.sorted() {
+            w.varint(upsert.rawValue)
+            key(&w, k)
+            w.record(new[k]!)
+        }
+        var removed: [K] = []
+        for k in old.keys where new[k] == nil { removed.append(k) }
+        for k in removed.sorted() {
+            w.varint(remove.rawValue)
+            key(&w, k)
+        }
+    }
+
+    /// Applies a delta to `state`; false when the bytes are malformed or from a newer format.
+    static func apply(from r: inout ByteReader, to s: inout StoreState) -> Bool {
+        while true {
+            guard let raw = r.varint(), let field = Field(rawValue: raw) else { return false }
+            switch field {
+            case .end: return true
+            case .bundleID:
+                guard let v = r.string() else { return false }
+                s.bundleID = v
+            case .appVersion:
+                guard let v = r.string() else { return false }
+                s.appVersion = v
+            case .originalAppVersion:
+                guard let v = r.string() else { return false }
+                s.originalAppVersion = v
+            case .clock:
+                guard let d = r.svarint() else { return false }
+                s.clock = Timestamp(milliseconds: s.clock.milliseconds &+ d)
+            case .nextTransactionID:
+                guard let d = r.svarint() else { return false }
+                s.nextTransactionID = TransactionID(s.nextTransactionID.rawValue &+ UInt64(bitPattern: d))
+            case .nextEventSeq:
+                guard let d = r.svarint() else { return false }
+                s.nextEventSeq = s.nextEventSeq &+ UInt64(bitPattern: d)
+            case .nextWebOrderLineItemID:
+                guard let d = r.svarint() else { return false }
+                s.nextWebOrderLineItemID = s.nextWebOrderLineItemID &+ UInt64(bitPattern: d)
+            case .settings:
+                guard let v = r.record(Settings.self) else { return false }
+                s.settings = v
+            case .ownershipUpsert:
+                guard let k = r.product(), let v = r.record(StoreState.Ownership.self) else { return false }
+                s.ownership[k] = v
+            case .ownershipRemove:
+                guard let k = r.product() else { return false }
+                s.ownership[k] = nil
+            case .faults:
+                guard let v = r.array(Fault.self) else { return false }
+                s.faults = v
+            case .nextFaultID:
+                guard let v = r.int() else { return false }
+                s.nextFaultID = v
+            case .storedPayments:
+                guard let v = r.array(StoredPayment.self) else { return false }
+                s.storedPayments = v
+            case .interruptedPurchases:
+                guard let v = r.array(InterruptedPurchase.self) else { return false }
+                s.interruptedPurchases = v
+            case .ledgerUpsert:
+                guard let k = r.product(), let v = r.record(LedgerEntry.self) else { return false }
+                s.ledger[k] = v
+            case .ledgerRemove:
+                guard let k = r.product() else { return false }
+                s.ledger[k] = nil
+            case .contentDownloads:
+                guard let v = r.array(ContentDownload.self) else { return false }
+                s.contentDownloads = v
+            case .postponedFinishes:
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
+                var ids: [TransactionID] = []
+                for _ in 0..<n {
+                    guard let id = r.id() else { return false }
+                    ids.append(id)
+                }
+                s.postponedFinishes = ids
+            case .signingSHA256:
+                guard let v = r.optional({ $0.string() }) else { return false }
+                s.signingSHA256 = v
+            case .subscriptionUpsert:
+                guard let k = r.id(), let v = r.record(Subscription.self) else { return false }
+                s.subscriptions[k] = v
+            case .subscriptionRemove:
+                guard let k = r.id() else { return false }
+                s.subscriptions[k] = nil
+            case .groupUpsert:
+                guard let k = r.string(), let v = r.id() else { return false }
+                s.subscriptionGroups[k] = v
+            case .groupRemove:
+                guard let k = r.string() else { return false }
+                s.subscriptionGroups[k] = nil
+            case .nonRenewingUpsert:
+                guard let k = r.product(), let v = r.record(NonRenewingEntitlement.self) else { return false }
+                s.nonRenewing[k] = v
+            case .nonRenewingRemove:
+                guard let k = r.product() else { return false }
+                s.nonRenewing[k] = nil
+            }
+        }
+    }
+}

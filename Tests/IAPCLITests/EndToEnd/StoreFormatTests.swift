@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Store format 2 against format 1 (Fixtures/stores/format1): a store iapctl 0.1.0 wrote reads
+/// exactly as that release printed it, is migrated by its first write without changing what any
+/// command prints, and a new store running the same history prints the same bytes (the JSON
+/// output is made from typed records, not stored).
+@Suite("Store formats: format 1 reads and migrates, format 2 prints the same")
+struct StoreFormatTests {
+    /// The commands whose output the fixture recorded, with the golden file of each.
+    static let outputs: [(arguments: [String], file: String)] = [
+        (["dump"], "dump.out"), (["events"], "events.out"), (["queue"], "queue.out"),
+        (["notifications"], "notifications.out"), (["notifications", "--json"], "notifications_json.out"),
+        (["subscriptions"], "subscriptions.out"), (["ledger"], "ledger.out"),
+        (["show", "2000000000000006", "--json"], "show_2000000000000006_json.out"), (["receipt", "--json"], "receipt_json.out"),
+    ]
+
+    static func golden(_ file: String) -> String {
+        (try? String(contentsOfFile: CLIHarness.fixture("stores/format1/" + file), encoding: .utf8)) ?? "<missing \(file)>"
+    }
+
+    /// A copy of the format-1 store in the harness's store directory.
+    static func copyFixture(into h: CLIHarness) throws {
+        try FileManager.default.createDirectory(atPath: h.store, withIntermediateDirectories: true)
+        for file in ["state", "journal", "catalog"] {
+            try FileManager.default.copyItem(
+                atPath: CLIHarness.fixture("stores/format1/store/" + file), toPath: h.store + "/" + file)
+        }
+    }
+
+    @Test("a format-1 store reads as 0.1.0 printed it, and doctor names the format")
+    func readsFormat1() throws {
+        let h = CLIHarness()
+        try Self.copyFixture(into: h)
+        let journal = h.bytes("store/journal")
+        for (arguments, file) in Self.outputs {
+            let result = h.run(arguments)
+            #expect(result.code == 0, "\(arguments): \(result)")
+            #expect(result.stdout == Self.golden(file), "\(arguments) differs from \(file)")
+        }
+        let doctor = h.run(["doctor"])
+        #expect(doctor.code == 0, "\(doctor)")
+        #expect(doctor.stdout.contains("store format 1"), "\(doctor)")
+        // Reading never migrates: the journal is as 0.1.0 left it.
+        #expect(h.bytes("store/journal") == journal)
+    }
+
+    @Test("the first write migrates a format-1 store to format 2; every output stays the same")
+    func migratesFormat1() throws {
+        let h = CLIHarness()
+        try Self.copyFixture(into: h)
+        let set = h.run(["config", "set", "locale", "auto"])
+        #expect(set.code == 0, "\(set)")
+        let doctor = h.run(["doctor"])
+        #expect(doctor.code == 0, "\(doctor)")
+        #expect(doctor.stdout.contains("store format 2"), "\(doctor)")
+        #expect(doctor.stdout.contains("store is clean"), "\(doctor)")
+        for (arguments, file) in Self.outputs where arguments != ["events"] {
+            let result = h.run(arguments)
+            #expect(result.stdout == Self.golden(file), "\(arguments) differs from \(file) after migration")
+        }
+        // The events are those of 0.1.0, then the setting change.
+        let events = h.run(["events"]).stdout
+        #expect(events.hasPrefix(Self.golden("events.out")))
+        #expect(events.dropFirst(Self.golden("events.out").count).contains(#""name":"settingChanged""#))
+        #expect(!FileManager.default.fileExists(atPath: h.store + "/journal.v2"))
+        // And it keeps working as a format-2 store.
+        #expect(h.run(["buy", "com.x.coin42"]).code == 0)
+        #expect(h.run(["doctor"]).code == 0)
+    }
+
+    @Test("a new store running the fixture's history prints the same bytes")
+    func sameHistorySameOutput() throws {
+        let h = CLIHarness()
+        let history = Self.golden("history.txt").split(separator: "\n")
+        for line in history {
+            // The history quotes one account name; every other word is plain.
+            var words: [String] = []
+            var rest = Substring(line)
+            while !rest.isEmpty {
+                rest = rest.drop { $0 == " " }
+                if rest.first == "\"" {
+                    let body = rest.dropFirst()
+                    let end = body.firstIndex(of: "\"") ?? body.endIndex
+                    words.append(String(body[..<end]))
+                    rest = body[end...].dropFirst()
+                } else {
+                    let end = rest.firstIndex(of: " ") ?? rest.endIndex
+                    if !rest[..<end].isEmpty { words.append(String(rest[..<end])) }
+                    rest = rest[end...]
+                }
+            }
+            h.run(words)
+        }
+        for (arguments, file) in Self.outputs {
+            #expect(h.run(arguments).stdout == Self.golden(file), "\(arguments) differs from \(file)")
+        }
+        let doctor = h.run(["doctor"])
+        #expect(doctor.code == 0 && doctor.stdout.contains("store format 2"), "\(doctor)")
+    }
+
+    @Test("a purchase and its finish cost at most 400 bytes of journal")
+    func journalBudget() throws {
+        let h = CLIHarness()
+        #expect(h.run(["init"]).code == 0)
+        let start = h.bytes("store/journal").count
+        #expect(h.run(["buy", "com.x.coin42", "--account", "Handsome Jon"]).code == 0)
+        #expect(h.run(["finish", "--all"]).code == 0)
+        let bytes = h.bytes("store/journal").count - start
+        #expect(bytes <= 400, "\(bytes) bytes of journal for a purchase and its finish")
+    }
+}
