@@ -78,7 +78,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "quantity above 1 is only for consumables; '\(id)' is \(type.rawValue) (drop --quantity)"
         case .unknownSetting(let key, let suggestion):
             let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
-            return "unknown setting '\(key)'\(hint) (see 'iapctl config get' for the list)"
+            return "unknown setting '\(key)'\(hint) (list them with 'iapctl config get', no key)"
         case .badSettingValue(let key, let value, let expected):
             return "bad value '\(value)' for setting \(key); expected \(expected)"
         case .notAllowed(let text), .notFound(let text), .usage(let text), .badData(let text), .unavailable(let text):

@@ -125,11 +125,11 @@ struct BadInputTests {
             "bad value 'maybe' for setting payments-allowed; expected true or false"),
         Row(
             ["config", "set", "storefrnt", "USA"], 64,
-            "unknown setting 'storefrnt'; did you mean 'storefront'? (see 'iapctl config get' for the list)"),
-        Row(["config", "get", "nope"], 64, "unknown setting 'nope' (see 'iapctl config get' for the list)"),
+            "unknown setting 'storefrnt'; did you mean 'storefront'? (list them with 'iapctl config get', no key)"),
+        Row(["config", "get", "nope"], 64, "unknown setting 'nope' (list them with 'iapctl config get', no key)"),
         Row(
             ["config", "get", "storefrnt"], 64,
-            "unknown setting 'storefrnt'; did you mean 'storefront'? (see 'iapctl config get' for the list)"),
+            "unknown setting 'storefrnt'; did you mean 'storefront'? (list them with 'iapctl config get', no key)"),
         Row(
             ["config", "set", "clock-step", "fast"], 64,
             "bad value 'fast' for setting clock-step; expected a duration from 0 to 366d, such as 1s or 500ms"),

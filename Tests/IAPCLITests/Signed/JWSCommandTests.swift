@@ -190,7 +190,7 @@ struct JWSCommandTests {
         ),
         (
             ["jws", "renewal", "2000000000000001"], 3,
-            "error: no subscription has original transaction id 2000000000000001 (see 'iapctl subscriptions')"
+            "error: no subscription has original transaction id 2000000000000001 (list them with 'iapctl subscriptions', no id)"
         ),
         (["jws", "decode", "nosuch"], 66, "error: cannot read 'nosuch': no such file (give a file holding a compact JWS)"),
         (
