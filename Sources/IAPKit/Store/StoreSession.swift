@@ -98,6 +98,7 @@ public final class StoreSession {
         let effects = try next.apply(command, archive: HistoryArchive(base: self))
         try commit(machine.state, next.state, effects)
         machine = next
+        interpret(effects.storeEffects)
         return effects
     }
 
@@ -114,6 +115,7 @@ public final class StoreSession {
         }
         try commit(machine.state, next.state, all)
         machine = next
+        interpret(all.storeEffects)
         return all
     }
 
@@ -140,6 +142,17 @@ public final class StoreSession {
             try index.checkpointIfNeeded()
         } catch {
             warnings.append("could not update \(indexPath) (\(error)); it will be rebuilt from the journal")
+        }
+    }
+
+    /// Carries out what the committed apply asked of the store directory. Each is idempotent
+    /// and only removes what the journal no longer needs, so a crash between the commit and
+    /// here leaves at most a stale copy that the next cancel or download run replaces.
+    private func interpret(_ storeEffects: [StoreEffect]) {
+        for effect in storeEffects {
+            switch effect {
+            case .removeDownloadCopy(let id, let content): removeDownloadCopy(transaction: id, content: content)
+            }
         }
     }
 

@@ -88,12 +88,6 @@ struct CryptoOpenSSLTests {
                 pemRepresentation: String(contentsOf: dir.appendingPathComponent("pkcs1.pem"), encoding: .utf8))
             #expect(pkcs1 == key)
 
-            // 2048-bit verification is far below 10 ms even in a debug build.
-            let clock = ContinuousClock()
-            let elapsed = clock.measure {
-                for _ in 0..<10 { _ = key.isValidSignature(signature, for: message, hash: hash) }
-            }
-            #expect(elapsed < .milliseconds(100), "10 RSA-2048 verifications took \(elapsed)")
         }
     }
 
