@@ -291,7 +291,7 @@ struct BadInputTests {
         Row(["jws", "2000000000000099"], 3, "unknown transaction '2000000000000099' (see 'iapctl queue' or 'iapctl dump')"),
         Row(
             ["verify", "--root", "missing.pem"], 66,
-            "cannot read 'missing.pem': no such file (give the trusted root certificate, PEM or DER, with --root)"),
+            "cannot read 'missing.pem': no such file (give the trusted root certificate for --root, PEM or DER, such as AppleRootCA-G3.cer)"),
         Row(["verify-receipt", "--environment", "mars"], 64, "'--environment' expects one of: production, sandbox, got 'mars'"),
         Row(
             ["catalog", "show", "missing.json"], 66,
