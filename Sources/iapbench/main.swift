@@ -24,6 +24,10 @@ if arguments.contains("--subscriptions-only") {
     BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
     exit(0)
 }
+if arguments.contains("--architecture-only") {
+    BenchmarkReport.print(try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick))
+    exit(0)
+}
 if arguments.contains("--crypto-only") {
     let crypto = try CryptoBenchmarks.run(quick: quick)
     BenchmarkReport.print(crypto)
@@ -36,6 +40,7 @@ if arguments.contains("--machine-only") {
 }
 figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
 figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
+figures += try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ReceiptBenchmarks.run(binary: binary, scratch: scratch, quick: quick)

@@ -236,8 +236,8 @@ enum JWSCommand {
             if let report {
                 for check in report.checks {
                     c.stdout.line(
-                        check.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                            + check.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + check.detail)
+                        check.name.padded(to: 14)
+                            + check.verdict.rawValue.padded(to: 6) + check.detail)
                 }
                 c.stdout.line(report.firstFailure.map { "invalid: \($0.name) failed" } ?? "valid")
             }

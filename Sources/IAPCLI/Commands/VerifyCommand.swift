@@ -90,8 +90,8 @@ enum VerifyCommand {
             } else {
                 for check in report.checks {
                     c.stdout.line(
-                        check.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                            + check.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + check.detail)
+                        check.name.padded(to: 14)
+                            + check.verdict.rawValue.padded(to: 6) + check.detail)
                 }
                 for line in EventText.faultLines(effects) { c.stdout.line(line) }
                 if let fault {

@@ -19,7 +19,7 @@ enum CertificateText {
         let markers = c.appleMarkers.map { "\($0) (\(CertificateKey.markerName($0)))" }
         let more = indent + "  "
         func row(_ name: String, _ value: String) -> String {
-            more + name.padding(toLength: 11, withPad: " ", startingAt: 0) + value
+            more + name.padded(to: 11) + value
         }
         return [
             indent + label + "  " + (c.subject.commonName ?? c.subject.description),

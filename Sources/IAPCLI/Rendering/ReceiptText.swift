@@ -7,7 +7,7 @@ enum ReceiptText {
         let r = d.receipt
         var lines: [String] = []
         func row(_ label: String, _ value: String?) {
-            lines.append(label.padding(toLength: 22, withPad: " ", startingAt: 0) + (value ?? "(none)"))
+            lines.append(label.padded(to: 22) + (value ?? "(none)"))
         }
         row("environment", r.environment)
         row("bundle id", r.bundleID)
