@@ -369,6 +369,21 @@ struct OfferChangeTests {
         #expect(next.commitment?.billingPeriodNumber == 2)
     }
 
+    @Test("delete and clear take a subscription's offers with it: the group is eligible for its introductory offer again")
+    func deleteAndClear() throws {
+        var h = try P.harness()
+        let first = try h.buy(P.monthly)
+        _ = try P.buy(&h, P.monthly, PurchaseOptions(offer: .code(referenceName: "LOYAL")))
+        #expect(h.state.offers.subscriptions[first.id]?.pending != nil)
+        try h.apply(.deleteTransaction(first.id))
+        #expect(h.state.offers.subscriptions[first.id] == nil && h.machine.isEligibleForIntroOffer(group: "plus"))
+        let again = try h.buy(P.monthly)
+        #expect(again.offerType == .introductory && again.price == .zero)
+        try h.apply(.clearTransactions)
+        #expect(h.state.offers.subscriptions.isEmpty && h.state.offers.requests.isEmpty)
+        #expect(h.state.offers.keys.count == 1, "the app's offer key stays")
+    }
+
     @Test("an offer not priced in the storefront: 14 invalidOfferPrice")
     func unpriced() throws {
         var h = try P.harness()
