@@ -384,6 +384,30 @@ struct OfferChangeTests {
         #expect(h.state.offers.keys.count == 1, "the app's offer key stays")
     }
 
+    @Test("a one-time offer code for a non-renewing subscription: refused while the time bought runs, redeemable after")
+    func nonRenewingCode() throws {
+        let season = Product(
+            id: ProductID("com.x.season"), type: .nonRenewing, referenceName: "season",
+            localizations: [.init(locale: "en_US", title: "Season", description: "Season")],
+            prices: [.init(storefront: "USA", price: Price(decimal: "19.99")!)],
+            subscriptionPeriod: SubscriptionPeriod(iso8601: "P3M"),
+            offers: ProductOffers(codes: [
+                OfferCode(
+                    referenceName: "SEASON-HALF",
+                    discount: .oneTime(prices: [.init(storefront: "USA", price: Price(decimal: "9.99")!)], anyStorefront: false),
+                    eligibility: [])
+            ]))
+        var h = MachineHarness(catalog: Catalog(products: [season]))
+        let first = try P.buy(&h, "com.x.season", PurchaseOptions(offer: .code(referenceName: "SEASON-HALF")))
+        #expect(first.state == .purchased && first.price == Price(decimal: "9.99")! && first.charged)
+        #expect(first.offer == .oneTime && first.offerType == .code && first.offerID == OfferID("SEASON-HALF"))
+        #expect(P.notifications(h) == ["ONE_TIME_CHARGE"])
+        #expect(P.errorCode(try P.buy(&h, "com.x.season", PurchaseOptions(offer: .code(referenceName: "SEASON-HALF")))) == 18)
+        try h.advance("P4M")
+        let again = try P.buy(&h, "com.x.season", PurchaseOptions(offer: .code(referenceName: "SEASON-HALF")))
+        #expect(again.state == .purchased && again.price == Price(decimal: "9.99")!)
+    }
+
     @Test("an offer not priced in the storefront: 14 invalidOfferPrice")
     func unpriced() throws {
         var h = try P.harness()
