@@ -195,4 +195,66 @@ struct OfferSignedDataCLITests {
         #expect(t["offerDiscountType"] == .string("FREE_TRIAL") && t["offerPeriod"] == .string("P1M"))
         #expect(try Self.notifications(h).map(\.type).last == "OFFER_REDEEMED RESUBSCRIBE")
     }
+
+    @Test(
+        "a real .storekit file (RevenueCat's unit tests): its ad hoc offer redeemed with Apple's signature, and its 12-month commitment, read back by Apple's library"
+    )
+    func realStoreKitFile() throws {
+        let h = CLIHarness()
+        let created = h.run(["init", "--catalog", CLIHarness.fixture("real/storekit/rc-unittests-v5.storekit")])
+        #expect(created.code == 0, "\(created)")
+        #expect(h.run(["offer-key", "add", "TESTKEY001", CLIHarness.fixture("offers/SubscriptionKey_TESTKEY001.p8")]).code == 0)
+        let product = "com.revenuecat.monthly_4.99.1_week_intro"
+        let offer = product + ".pay_as_you_go"
+        let trial = try Self.json(h.run(["buy", product, "--json"]))
+        #expect(trial["offer"]?["offerPeriod"] == .string("P3M") && trial["price"] == .string("0.00"), "\(trial)")
+        #expect(h.run(["auto-renew", "off", product]).code == 0)
+        #expect(h.run(["clock", "set", "2026-05-01T00:00:00Z"]).code == 0)
+        let nonce = "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
+        let sign = """
+            import sys, uuid
+            from appstoreserverlibrary.promotional_offer import PromotionalOfferSignatureCreator
+            creator = PromotionalOfferSignatureCreator(open(sys.argv[1], 'rb').read(), 'TESTKEY001', 'com.x.demo')
+            print(creator.create_signature(sys.argv[2], sys.argv[3], '', uuid.UUID(sys.argv[4]), 1777593600000))
+            """
+        let signed = try ExternalTool.run(
+            "python3", ["-c", sign, CLIHarness.fixture("offers/SubscriptionKey_TESTKEY001.p8"), product, offer, nonce])
+        #expect(signed.code == 0, "\(signed.stderr)")
+        let bought = try Self.json(
+            h.run([
+                "buy", product, "--offer", offer, "--key-id", "TESTKEY001", "--nonce", nonce, "--timestamp", "1777593600000",
+                "--signature", signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "--json",
+            ]))
+        #expect(bought["price"] == .string("20.15") && bought["offer"]?["identifier"] == .string(offer), "\(bought)")
+        let id = try #require(bought["transactionIdentifier"]?.stringValue)
+        let t = try AppleVerifier.decode([(.transaction, Self.token(h, [id]))])[0]
+        #expect(t["offerType"] == .number("2") && t["offerIdentifier"] == .string(offer) && t["price"] == .number("20150"))
+        #expect(t["offerDiscountType"] == .string("PAY_AS_YOU_GO") && t["offerPeriod"] == .string("P2M"))
+        #expect(h.run(["clock", "advance", "P2M"]).code == 0)
+        let prices = h.run(["dump", "--product", product, "--state", "purchased"]).stdout.split(separator: "\n").compactMap {
+            line -> String? in
+            let text = line.hasSuffix(",") ? String(line.dropLast()) : String(line)
+            return (try? JSONParser.parse(text))?["price"]?.stringValue
+        }
+        #expect(prices == ["0.00", "20.15", "20.15", "4.99"])
+
+        // The file's one-year subscription with a 12-month commitment at $0.50 a month, in the same
+        // group: a crossgrade to another duration, so it starts at the monthly one's renewal (no
+        // free months: the group's introductory offer was used), then renews monthly.
+        let yearly = "com.revenuecat.sampleapp.monthly.12mocommitment"
+        let plan = try Self.json(h.run(["buy", yearly, "--billing-plan", "monthly", "--json"]))
+        #expect(plan["state"] == .string("purchased"), "\(plan)")
+        #expect(h.run(["clock", "advance", "P2M"]).code == 0)
+        let last = try #require(
+            h.run(["dump", "--product", yearly]).stdout.split(separator: "\n").compactMap { line -> JSONValue? in
+                let text = line.hasSuffix(",") ? String(line.dropLast()) : String(line)
+                return try? JSONParser.parse(text)
+            }.last)
+        let paid = try AppleVerifier.decode([
+            (.transaction, Self.token(h, [try #require(last["transactionIdentifier"]?.stringValue)]))
+        ])[0]
+        #expect(paid["billingPlanType"] == .string("MONTHLY") && paid["price"] == .number("500"), "\(paid)")
+        #expect(paid["commitmentInfo"]?["billingPeriodNumber"] == .number("2"))
+        #expect(paid["commitmentInfo"]?["commitmentPrice"] == .number("6000"))
+    }
 }
