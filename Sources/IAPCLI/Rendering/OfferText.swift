@@ -35,7 +35,9 @@ enum OfferText {
         }
         for offer in p.offers.promotional {
             rows.append([
-                id, "promotional", offer.id.rawValue, terms(offer.terms), cost(offer.terms), joined([plan(offer.terms)]),
+                id, "promotional", offer.id.rawValue, terms(offer.terms), cost(offer.terms),
+                // Promotional offers are for current and lapsed subscribers (docs/offers.md).
+                joined([plan(offer.terms), "subscribers only"]),
             ])
         }
         for code in p.offers.codes {

@@ -29,7 +29,7 @@ struct OfferProductsCLITests {
                 com.x.plus.yearly  introductory  -                         payUpFront P3M     $9.99   eligible
                 com.x.plus.yearly  billing plan  monthly                   P1M x12            $9.49   commitment $113.88
                 com.x.plus.yearly  introductory  -                         freeTrial P1M      free    monthly plan; eligible
-                com.x.plus.yearly  promotional   plus.yearly.monthlypromo  payAsYouGo P1M x2  $4.99   monthly plan
+                com.x.plus.yearly  promotional   plus.yearly.monthlypromo  payAsYouGo P1M x2  $4.99   monthly plan; subscribers only
                 com.x.plus.yearly  win-back      plus.yearly.winback       payUpFront P3M     $19.99  eligible when churned
                 com.x.gems         offer code    GEMS-FREE                 one time           free    -
                 com.x.gems         offer code    GEMS-HALF                 one time           $0.49   -
