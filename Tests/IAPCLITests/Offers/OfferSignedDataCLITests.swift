@@ -120,6 +120,9 @@ struct OfferSignedDataCLITests {
         #expect(decoded["price"] == .number("4990"))
         let notes = try Self.notifications(h)
         #expect(notes.last?.type == "OFFER_REDEEMED RESUBSCRIBE", "\(notes.map(\.type))")
+        // SUBSCRIBED carries the introductory offer the subscription started with.
+        #expect(notes.first?.type == "SUBSCRIBED INITIAL_BUY" && notes.first?.transaction?["offerType"] == .number("1"))
+        #expect(notes.first?.transaction?["offerDiscountType"] == .string("FREE_TRIAL"))
         #expect(notes.last?.transaction?["offerIdentifier"] == .string("plus.comeback"))
         #expect(notes.last?.renewal?["offerType"] == .number("2"), "the next two months are under the offer too")
 
