@@ -201,6 +201,18 @@ struct OfferPurchaseTests {
                 iat: h.state.clock.milliseconds / 1000))
         // transactionId "0" names no transaction of the account: refused before anything is charged.
         #expect(Self.errorCode(try Self.buy(&h, Self.monthly, PurchaseOptions(introductoryEligibilityJWS: deny))) == 12)
+        // Naming one of the account's transactions (a consumable bought before), it holds: the first
+        // purchase in the group pays the regular price, and the group's offer stays unused.
+        let gems = try h.buy("com.x.gems")
+        let denyNamed = try AppleOfferSigner.sign(
+            .introductoryEligibility(
+                keyPEM: OfferFixtures.keyPEM, keyID: "TESTKEY001", issuerID: OfferFixtures.issuerID, bundleID: h.state.bundleID,
+                productID: Self.monthly, allow: false, transactionID: gems.id.description, nonce: Self.nonces[2],
+                iat: h.state.clock.milliseconds / 1000))
+        let regular = try Self.buy(&h, Self.monthly, PurchaseOptions(introductoryEligibilityJWS: denyNamed))
+        #expect(regular.state == .purchased && regular.price == Price(decimal: "9.99")! && regular.offerType == nil)
+        #expect(h.machine.isEligibleForIntroOffer(group: "plus"))
+        try h.apply(.deleteTransaction(regular.id))
         let first = try h.buy(Self.monthly)
         #expect(first.offerType == .introductory && first.offer == .freeTrial && first.price == .zero)
         #expect(first.offerPeriod == SubscriptionPeriod(iso8601: "P1W"))
