@@ -21,6 +21,7 @@ enum CommandTable {
         (ClockCommand.group, ClockCommand.children),
         (CatalogCommand.group, CatalogCommand.children),
         (JWSCommand.group, JWSCommand.children),
+        (OfferKeyCommand.group, OfferKeyCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [

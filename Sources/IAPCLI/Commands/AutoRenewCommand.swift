@@ -9,7 +9,9 @@ enum AutoRenewCommand {
             discussion: """
                 Off: the subscription runs to the end of its period, then expires (expiration intent 1). \
                 Turning it off while a renewal is failing (grace period or billing retry) ends the subscription \
-                now. On: it renews again; an expired subscription is bought again instead (exit 4).
+                now. On the monthly billing plan's 12-month commitment, off stops the next commitment: the \
+                monthly payments left in this one go on, then it expires (docs/offers.md). On: it renews again; an \
+                expired subscription is bought again instead (exit 4).
                 """,
             arguments: [ArgumentSpec("STATE", help: "off or on"), SubscriptionAction.idArgument],
             examples: ["iapctl auto-renew off com.x.vip2", "iapctl auto-renew on 2000000000000001"]

@@ -13,6 +13,16 @@ enum BuyCommand {
                 charge, pointing at the first purchase. A purchased product with hosted content carries waiting \
                 downloads ('iapctl downloads'); a self-hosted one runs the 'downloader' setting's command, and \
                 exits 1 if it fails.
+
+                Offers (see docs/offers.md): a promotional offer with the original signature (--offer with \
+                --key-id, --nonce, --timestamp and --signature, as SKPaymentDiscount carries them) or a JWS \
+                (--offer-jws), an offer code by reference name (--code-offer), a win-back offer (--win-back), \
+                the introductory offer eligibility override (--intro-eligibility-jws) and the billing plan \
+                (--billing-plan monthly). Signatures are checked with the store's offer keys ('iapctl \
+                offer-key') on the store's clock; an offer the App Store would refuse fails the purchase with \
+                StoreKit's error (11 invalidOfferIdentifier, 12 invalidSignature, 13 missingOfferParams, 14 \
+                invalidOfferPrice, 18 ineligibleForOffer), exit 1. A JWS option takes the token, a file \
+                holding it, or - for stdin.
                 """,
             arguments: [ArgumentSpec("ID", help: "The product identifier")],
             options: [
@@ -21,9 +31,25 @@ enum BuyCommand {
                 .value(
                     "quantity", "n",
                     help: "How many, \(PurchaseQuantity.text); above 1 only for consumables (default: 1)"),
+                .value("offer", "offer-id", help: "A promotional offer, signed as SKPaymentDiscount (with the four below)"),
+                .value("key-id", "key-id", help: "The subscription offer key that signed --offer"),
+                .value("nonce", "uuid", help: "The signature's one-time nonce (a UUID)"),
+                .value("timestamp", "ms", help: "When the server signed, in milliseconds since 1970"),
+                .value("signature", "base64", help: "Base64 of the DER-encoded ECDSA signature"),
+                .value("offer-jws", "token", help: "A promotional offer as a JWS (promotionalOffer(_:compactJWS:))"),
+                .value(
+                    "intro-eligibility-jws", "token",
+                    help: "A signed introductory offer eligibility override (introductoryOfferEligibility(compactJWS:))"),
+                .value("code-offer", "reference-name", help: "Redeem an offer code, by the offer's reference name"),
+                .value("win-back", "offer-id", help: "Redeem a win-back offer (lapsed subscribers)"),
+                .value("billing-plan", "plan", help: "upFront (default) or monthly (monthly with a 12-month commitment)"),
             ],
-            exclusive: [["user", "account"]],
-            examples: ["iapctl buy com.x.coin42 --quantity 3", "iapctl buy com.x.noads --account 'Handsome Jon'"]
+            exclusive: [["user", "account"], ["offer", "offer-jws", "code-offer", "win-back"]],
+            examples: [
+                "iapctl buy com.x.coin42 --quantity 3", "iapctl buy com.x.noads --account 'Handsome Jon'",
+                "iapctl buy com.x.plus.monthly --offer plus.comeback --key-id TESTKEY001 --nonce 3f2504e0-4f89-11d3-9a0c-0305e82c3301 --timestamp 1767225600000 --signature MEUCIQ...",
+                "iapctl buy com.x.plus.monthly --code-offer FRIENDS", "iapctl buy com.x.plus.yearly --billing-plan monthly",
+            ]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
@@ -32,8 +58,12 @@ enum BuyCommand {
         guard !id.rawValue.isEmpty else { throw i.usageError("empty product identifier; give one such as com.x.coin42") }
         let user = try UserArgument.user(from: i)
         let quantity = try i.int("quantity", in: PurchaseQuantity.range) ?? 1
+        let options = try OfferArguments.options(from: i, c)
+        let command: Command =
+            options.map { .buyWithOptions(id, user: user, quantity: quantity, options: $0) }
+            ?? .buy(id, user: user, quantity: quantity)
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
-            let effects = try s.apply(.buy(id, user: user, quantity: quantity))
+            let effects = try s.apply(command)
             guard case .payment(let payment) = effects.outcome else { return (ExitCode(effects.outcome), []) }
             let t = payment.transaction
             if c.json {
@@ -65,5 +95,71 @@ enum UserArgument {
             return UserID(user)
         }
         return nil
+    }
+}
+
+/// The offer options of `buy`, read into `PurchaseOptions` (nil when none is given).
+enum OfferArguments {
+    static let discountParts = ["key-id", "nonce", "timestamp", "signature"]
+
+    static func options(from i: ParsedInvocation, _ c: CommandContext) throws -> PurchaseOptions? {
+        let given = ["offer", "offer-jws", "intro-eligibility-jws", "code-offer", "win-back", "billing-plan"] + discountParts
+        guard given.contains(where: i.isGiven) else { return nil }
+        var options = PurchaseOptions()
+        if let plan = i.value("billing-plan") {
+            guard let parsed = BillingPlanType(rawValue: plan) else {
+                throw i.usageError("unknown --billing-plan '\(plan)'; use upFront or monthly")
+            }
+            options.billingPlan = parsed
+        }
+        if let offer = i.value("offer") {
+            guard !offer.isEmpty else { throw i.usageError("empty --offer; give the promotional offer's identifier") }
+            var nonce: OfferNonce?
+            if let text = i.value("nonce") {
+                guard let parsed = OfferNonce(text) else {
+                    throw i.usageError("bad --nonce '\(text)'; give the UUID the server signed, such as 3f2504e0-4f89-11d3-9a0c-0305e82c3301")
+                }
+                nonce = parsed
+            }
+            var timestamp: Int64?
+            if let text = i.value("timestamp") {
+                guard let ms = Int64(text), ms >= 0 else {
+                    throw i.usageError("bad --timestamp '\(text)'; give the signing time in milliseconds since 1970, such as 1767225600000")
+                }
+                timestamp = ms
+            }
+            options.offer = .promotional(
+                PaymentDiscount(
+                    offerID: OfferID(offer), keyID: i.value("key-id"), nonce: nonce, timestamp: timestamp,
+                    signature: i.value("signature")))
+        } else if let part = discountParts.first(where: i.isGiven) {
+            throw i.usageError("--\(part) belongs to a promotional offer; give --offer OFFER_ID with it")
+        }
+        if let token = i.value("offer-jws") { options.offer = .promotionalJWS(try text(token, option: "--offer-jws", c)) }
+        if let token = i.value("intro-eligibility-jws") {
+            options.introductoryEligibilityJWS = try text(token, option: "--intro-eligibility-jws", c)
+        }
+        if let name = i.value("code-offer") {
+            guard !name.isEmpty else { throw i.usageError("empty --code-offer; give the offer code's reference name") }
+            options.offer = .code(referenceName: name)
+        }
+        if let id = i.value("win-back") {
+            guard !id.isEmpty else { throw i.usageError("empty --win-back; give the win-back offer's identifier") }
+            options.offer = .winBack(OfferID(id))
+        }
+        return options
+    }
+
+    /// A JWS option's token: the token itself, a file holding it, or `-` for stdin.
+    static func text(_ argument: String, option: String, _ c: CommandContext) throws -> String {
+        let raw: String
+        if argument == "-" {
+            raw = String(decoding: c.standardInput(), as: UTF8.self)
+        } else if JWSArgument.looksLikeToken(argument) {
+            raw = argument
+        } else {
+            raw = String(decoding: try JWSArgument.read(argument, holding: "a file holding the \(option) token"), as: UTF8.self)
+        }
+        return String(raw.unicodeScalars.filter { !$0.properties.isWhitespace })
     }
 }

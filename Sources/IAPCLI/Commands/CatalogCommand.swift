@@ -29,7 +29,7 @@ enum CatalogCommand {
             name: "convert",
             summary: "Write a catalog file (.storekit or JSON) in iapctl's JSON format",
             discussion:
-                "What the file holds that iapctl reads but does not simulate (ad hoc and code offers, for instance) is listed on stderr as notes.",
+                "What the file holds that iapctl reads but does not simulate (the time rate, an offer of a billing plan the product does not offer, for instance) is listed on stderr as notes.",
             arguments: [ArgumentSpec("FILE", help: "The catalog file to convert")],
             options: [.value("output", "file", help: "Write to this file instead of stdout")],
             examples: ["iapctl catalog convert Example.storekit --output catalog.json"]

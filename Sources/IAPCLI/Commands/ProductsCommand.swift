@@ -52,7 +52,11 @@ enum ProductsCommand {
                     w.beginObject()
                     w.key("products")
                     w.beginArray()
-                    for p in valid { ProductJSON.write(p, storefront: storefront, locale: locale, into: &w) }
+                    for p in valid {
+                        ProductJSON.write(
+                            p, storefront: storefront, locale: locale,
+                            isEligibleForIntroOffer: s.machine.isEligibleForIntroOffer(p), into: &w)
+                    }
                     w.endArray()
                     w.key("invalidProductIdentifiers")
                     w.beginArray()
@@ -69,6 +73,16 @@ enum ProductsCommand {
                     ])
                 }
                 if !valid.isEmpty { c.stdout.write(table.rendered) }
+                var offers = TextTable(["PRODUCT", "OFFER", "ID", "TERMS", "PRICE", "NOTE"])
+                for p in valid {
+                    for row in OfferText.rows(p, storefront: storefront, eligible: s.machine.isEligibleForIntroOffer(p)) {
+                        offers.add(row)
+                    }
+                }
+                if !offers.rows.isEmpty {
+                    c.stdout.line("")
+                    c.stdout.write(offers.rendered)
+                }
                 if !invalid.isEmpty {
                     c.stdout.line("invalid product identifiers: \(invalid.map(\.rawValue).joined(separator: ", "))")
                 }

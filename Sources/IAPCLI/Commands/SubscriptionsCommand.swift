@@ -9,7 +9,9 @@ enum SubscriptionsCommand {
             discussion: """
                 Auto-renewable subscriptions (one per group, by original transaction id) with their status: \
                 active, inGracePeriod, inBillingRetry, expired or revoked; then non-renewing subscriptions \
-                (active until the time bought runs out). ID narrows the list to one subscription: a product id \
+                (active until the time bought runs out). Below the table, the offer each subscription renews under \
+                and the win-back offers an expired one may redeem (with --json: renewalOffer, renewalPrice, \
+                eligibleWinBackOfferIds and offers; see docs/offers.md). ID narrows the list to one subscription: a product id \
                 of its group, or its original transaction id.
                 """,
             arguments: [ArgumentSpec("ID", help: "A subscription product id or original transaction id", optional: true)],
@@ -38,7 +40,11 @@ enum SubscriptionsCommand {
             if c.json {
                 c.printJSON { w in
                     w.beginArray()
-                    for sub in subs { SubscriptionJSON.write(sub, into: &w) }
+                    for sub in subs {
+                        let renewal = try? StoreTransactionSigner.renewalInfo(original: sub.originalID, session: s)
+                        SubscriptionJSON.write(
+                            sub, renewal: renewal, offers: s.state.offers.subscriptions[sub.originalID], into: &w)
+                    }
                     for e in nonRenewing { SubscriptionJSON.write(e, clock: s.state.clock, into: &w) }
                     w.endArray()
                 }
@@ -46,6 +52,12 @@ enum SubscriptionsCommand {
                 c.stdout.line("no subscriptions")
             } else {
                 c.stdout.write(SubscriptionText.table(subs, nonRenewing, clock: s.state.clock))
+                for sub in subs {
+                    guard let renewal = try? StoreTransactionSigner.renewalInfo(original: sub.originalID, session: s) else {
+                        continue
+                    }
+                    for line in SubscriptionText.offerLines(sub, renewal) { c.stdout.line(line) }
+                }
             }
             return .success
         }

@@ -47,6 +47,15 @@ enum EventText {
             return "consumed \(count) of \(product); balance \(balance)"
         case .receipt(let event):
             return ReceiptEventText.line(event)
+        case .offerKeyAdded(let key):
+            return "offer key \(key.id) added (\(key.origin.rawValue)), fingerprint \(key.fingerprint)"
+        case .offerKeyRemoved(let key):
+            return "offer key \(key.id) removed"
+        case .offerRedeemed(_, let s, let offer, let change):
+            let into = change.map { " (\($0.rawValue) to \(s.renewalProductID))" } ?? ""
+            return "\(offer.type.name) offer \(offer.id?.rawValue ?? "-") redeemed by subscription \(s.originalID)\(into): it applies from the renewal on \(s.expiresDate.rfc3339)"
+        case .subscriptionOffersChanged:
+            return nil
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
             .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .subscriptionStarted, .subscriptionRenewed,
             .subscriptionUpgraded, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed, .gracePeriodExpired,

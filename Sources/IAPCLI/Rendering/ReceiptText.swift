@@ -33,6 +33,9 @@ enum ReceiptText {
             if let o = p.originalTransactionID, o != p.transactionID { line += "  original \(o)" }
             if let e = p.expiresDate { line += "  expires \(e.rfc3339)" }
             if let c = p.cancellationDate { line += "  cancelled \(c.rfc3339)" }
+            if p.isTrialPeriod == true { line += "  trial" }
+            if p.isInIntroOfferPeriod == true { line += "  intro offer" }
+            if let id = p.promotionalOfferID { line += "  promotional offer \(id)" }
             lines.append(line)
         }
         if !d.envelope.certificates.isEmpty {

@@ -13,6 +13,25 @@ enum SubscriptionText {
         return text
     }
 
+    /// What the table does not show of a subscription's offers: the offer the next renewal
+    /// applies and the win-back offers it may redeem (nothing when there are neither).
+    static func offerLines(_ s: Subscription, _ r: RenewalInfo) -> [String] {
+        var lines: [String] = []
+        if let offer = r.renewalOffer, s.status == .active || s.autoRenew {
+            let id = offer.id.map { " \($0)" } ?? ""
+            lines.append("\(s.originalID)  renews under the \(offer.type.name) offer\(id) (\(offer.kind.rawValue))")
+        }
+        if let c = r.commitment {
+            lines.append(
+                "\(s.originalID)  in a 12-month commitment until \(c.renewalDate.rfc3339); then \(c.autoRenew ? "renews" : "ends")"
+            )
+        }
+        if !r.eligibleWinBackOfferIDs.isEmpty {
+            lines.append("\(s.originalID)  win-back offers: \(r.eligibleWinBackOfferIDs.map(\.rawValue).joined(separator: ", "))")
+        }
+        return lines
+    }
+
     static func intentName(_ intent: Subscription.ExpirationIntent) -> String {
         switch intent {
         case .cancelled: return "cancelled"

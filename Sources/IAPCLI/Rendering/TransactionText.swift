@@ -10,6 +10,12 @@ enum TransactionText {
             if !t.charged { text += " (not charged)" }
         }
         if t.originalID != t.id { text += "  original \(t.originalID)" }
+        if let kind = t.offer {
+            let type = t.offerType ?? .introductory
+            text += "  offer \(type.name)\(t.offerID.map { " \($0)" } ?? "") \(kind.rawValue)"
+            if let period = t.offerPeriod { text += " \(period.iso8601)" }
+        }
+        if let c = t.commitment { text += "  monthly plan \(c.billingPeriodNumber)/\(c.totalBillingPeriods)" }
         if let e = t.state.error { text += "  \(e.domain) \(e.code) \(e.name): \(e.message)" }
         if let user = t.userID { text += "  user \(user.rawValue.prefix(12))…" }
         if t.finished { text += "  finished" }

@@ -64,8 +64,8 @@ extension Catalog {
                 id: p.id, type: p.type, referenceName: p.referenceName, localizations: p.localizations, prices: p.prices,
                 subscriptionPeriod: p.subscriptionPeriod, subscriptionGroup: p.subscriptionGroup, groupLevel: p.groupLevel,
                 introductoryOffer: p.introductoryOffer, hostedContent: content, selfHosted: p.selfHosted,
-                familyShareable: p.familyShareable, anyStorefront: p.anyStorefront)
+                familyShareable: p.familyShareable, anyStorefront: p.anyStorefront, offers: p.offers)
         }
-        return Catalog(products: measured, settings: settings)
+        return Catalog(products: measured, settings: settings, offerKeys: offerKeys)
     }
 }

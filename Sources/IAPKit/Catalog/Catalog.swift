@@ -8,11 +8,17 @@ public struct Catalog: Sendable {
     public let products: [Product]
     /// Store settings the catalog asks for (Xcode `.storekit` files carry these).
     public let settings: [(key: String, value: String)]
+    /// Subscription offer keys the catalog carries (Xcode's `subscriptionOffersKeyPair`, the
+    /// project format's `subscriptionOfferKeys`); a store created with the catalog starts with them.
+    public let offerKeys: [SubscriptionOfferKey]
     private let index: [ProductID: Int]
 
-    public init(products: [Product], settings: [(key: String, value: String)] = []) {
+    public init(
+        products: [Product], settings: [(key: String, value: String)] = [], offerKeys: [SubscriptionOfferKey] = []
+    ) {
         self.products = products
         self.settings = settings
+        self.offerKeys = offerKeys
         var index: [ProductID: Int] = [:]
         for (i, product) in products.enumerated() { index[product.id] = i }
         self.index = index

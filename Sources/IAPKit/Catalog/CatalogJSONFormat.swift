@@ -26,7 +26,7 @@ public enum CatalogJSONFormat {
         return try reader.catalog(root)
     }
 
-    private struct Reader {
+    struct Reader {
         let file: String
         var product: String?
 
@@ -64,7 +64,7 @@ public enum CatalogJSONFormat {
         }
 
         mutating func catalog(_ root: JSONValue) throws(CatalogError) -> Catalog {
-            _ = try object(root, "", allowed: ["format", "version", "products", "settings"])
+            _ = try object(root, "", allowed: ["format", "version", "products", "settings", "subscriptionOfferKeys"])
             if let format = root["format"] {
                 guard format.stringValue == CatalogJSONFormat.formatName else {
                     throw fail("format", "expected \"\(CatalogJSONFormat.formatName)\"")
@@ -108,13 +108,14 @@ public enum CatalogJSONFormat {
                 products.append(parsed)
             }
             product = nil
-            return Catalog(products: products, settings: settings)
+            try checkGroupOfferIDs(products)
+            return Catalog(products: products, settings: settings, offerKeys: try offerKeys(root["subscriptionOfferKeys"]))
         }
 
         static let productKeys = [
             "productIdentifier", "type", "referenceName", "familyShareable", "localizations", "prices",
             "subscriptionPeriod", "subscriptionGroup", "groupLevel", "introductoryOffer", "hostedContent", "selfHosted",
-            "anyStorefront",
+            "anyStorefront", "introductoryOffers", "promotionalOffers", "offerCodes", "winBackOffers", "billingPlans",
         ]
 
         func product(_ item: JSONValue, _ path: String) throws(CatalogError) -> Product {
@@ -169,13 +170,7 @@ public enum CatalogJSONFormat {
             if type != .autoRenewable && (group != nil || level != nil) {
                 throw fail("\(path).subscriptionGroup", "only auto-renewable subscriptions belong to a group")
             }
-            var offer: IntroductoryOffer?
-            if let o = item["introductoryOffer"], o != .null {
-                guard type == .autoRenewable else {
-                    throw fail("\(path).introductoryOffer", "only auto-renewable subscriptions have introductory offers")
-                }
-                offer = try introductoryOffer(o, "\(path).introductoryOffer", anyStorefront: anyStorefront)
-            }
+            let offers = try self.offers(item, path, type: type, period: period, anyStorefront: anyStorefront)
             var content: [HostedContent] = []
             if let h = item["hostedContent"] {
                 guard let entries = h.arrayValue else { throw fail("\(path).hostedContent", "expected an array") }
@@ -201,8 +196,10 @@ public enum CatalogJSONFormat {
             return Product(
                 id: ProductID(id), type: type, referenceName: referenceName, localizations: localizations, prices: prices,
                 subscriptionPeriod: period, subscriptionGroup: group, groupLevel: type == .autoRenewable ? (level ?? 1) : nil,
-                introductoryOffer: offer, hostedContent: content, selfHosted: try bool(item["selfHosted"], "\(path).selfHosted"),
-                familyShareable: try bool(item["familyShareable"], "\(path).familyShareable"), anyStorefront: anyStorefront)
+                introductoryOffer: offers.introductory, hostedContent: content,
+                selfHosted: try bool(item["selfHosted"], "\(path).selfHosted"),
+                familyShareable: try bool(item["familyShareable"], "\(path).familyShareable"), anyStorefront: anyStorefront,
+                offers: offers.others)
         }
 
         func localizations(_ value: JSONValue?, _ path: String) throws(CatalogError) -> [Product.Localization] {
@@ -260,28 +257,5 @@ public enum CatalogJSONFormat {
             return result
         }
 
-        func introductoryOffer(_ value: JSONValue, _ path: String, anyStorefront: Bool) throws(CatalogError) -> IntroductoryOffer
-        {
-            _ = try object(value, path, allowed: ["paymentMode", "period", "numberOfPeriods", "prices"])
-            let modeText = try string(value["paymentMode"], "\(path).paymentMode")!
-            guard let mode = IntroductoryOffer.PaymentMode(rawValue: modeText) else {
-                throw fail("\(path).paymentMode", "unknown payment mode '\(modeText)'; use freeTrial, payAsYouGo or payUpFront")
-            }
-            let periodText = try string(value["period"], "\(path).period")!
-            guard let period = SubscriptionPeriod(iso8601: periodText) else {
-                throw fail("\(path).period", "'\(periodText)' is not a period; write P1W, P1M, ...")
-            }
-            var count = 1
-            if let n = value["numberOfPeriods"] {
-                guard let v = n.int64Value, (1...12).contains(v) else {
-                    throw fail("\(path).numberOfPeriods", "expected an integer from 1 to 12")
-                }
-                count = Int(v)
-            }
-            let prices = try self.prices(
-                value["prices"], "\(path).prices", required: mode != .freeTrial, rounded: anyStorefront)
-            return IntroductoryOffer(
-                paymentMode: mode, period: period, numberOfPeriods: count, prices: prices, anyStorefront: anyStorefront)
-        }
     }
 }

@@ -1,3 +1,4 @@
+import IAPCrypto
 import IAPJSON
 
 extension CatalogJSONFormat {
@@ -16,6 +17,16 @@ extension CatalogJSONFormat {
             ("version", .number(String(version))),
         ]
         if !catalog.settings.isEmpty { root.append(("settings", settings(catalog.settings))) }
+        if !catalog.offerKeys.isEmpty {
+            root.append(
+                (
+                    "subscriptionOfferKeys",
+                    .array(
+                        catalog.offerKeys.map {
+                            .object([("keyIdentifier", .string($0.id)), ("publicKey", .string($0.publicKey.pemRepresentation))])
+                        })
+                ))
+        }
         root.append(("products", .array(catalog.products.map(product))))
         var printer = PrettyPrinter()
         printer.write(.object(root), indent: 0)
@@ -58,14 +69,56 @@ extension CatalogJSONFormat {
         if let period = product.subscriptionPeriod { members.append(("subscriptionPeriod", .string(period.iso8601))) }
         if let group = product.subscriptionGroup { members.append(("subscriptionGroup", .string(group))) }
         if let level = product.groupLevel { members.append(("groupLevel", .number(String(level)))) }
-        if let offer = product.introductoryOffer {
-            var o: [(key: String, value: JSONValue)] = [
-                ("paymentMode", .string(offer.paymentMode.rawValue)),
-                ("period", .string(offer.period.iso8601)),
-                ("numberOfPeriods", .number(String(offer.numberOfPeriods))),
-            ]
-            if !offer.prices.isEmpty { o.append(("prices", prices(offer.prices))) }
-            members.append(("introductoryOffer", .object(o)))
+        let offers = product.offers
+        if let monthly = offers.monthlyIntroductoryOffer {
+            members.append(
+                ("introductoryOffers", .array(((product.introductoryOffer.map { [$0] } ?? []) + [monthly]).map(terms))))
+        } else if let offer = product.introductoryOffer {
+            members.append(("introductoryOffer", terms(offer)))
+        }
+        if !offers.billingPlans.isEmpty {
+            members.append(
+                (
+                    "billingPlans",
+                    .array(
+                        offers.billingPlans.map { .object([("type", .string($0.type.rawValue)), ("prices", prices($0.prices))]) })
+                ))
+        }
+        if !offers.promotional.isEmpty {
+            members.append(
+                (
+                    "promotionalOffers",
+                    .array(
+                        offers.promotional.map { offer in
+                            .object(
+                                [
+                                    ("offerIdentifier", .string(offer.id.rawValue)),
+                                    ("referenceName", .string(offer.referenceName)),
+                                ]
+                                    + termMembers(offer.terms))
+                        })
+                ))
+        }
+        if !offers.codes.isEmpty {
+            members.append(
+                (
+                    "offerCodes",
+                    .array(
+                        offers.codes.map { code in
+                            var m: [(key: String, value: JSONValue)] = [("referenceName", .string(code.referenceName))]
+                            switch code.discount {
+                            case .subscription(let t):
+                                m.append(("eligibility", .array(code.eligibility.map { .string($0.rawValue) })))
+                                m += termMembers(t)
+                            case .oneTime(let p, _):
+                                m.append(("prices", prices(p)))
+                            }
+                            return .object(m)
+                        })
+                ))
+        }
+        if !offers.winBack.isEmpty {
+            members.append(("winBackOffers", .array(offers.winBack.map(winBack))))
         }
         if !product.hostedContent.isEmpty {
             members.append(
@@ -83,6 +136,44 @@ extension CatalogJSONFormat {
         }
         if product.selfHosted { members.append(("selfHosted", .bool(true))) }
         return .object(members)
+    }
+
+    private static func terms(_ offer: OfferTerms) -> JSONValue { .object(termMembers(offer)) }
+
+    private static func termMembers(_ offer: OfferTerms) -> [(key: String, value: JSONValue)] {
+        var o: [(key: String, value: JSONValue)] = [
+            ("paymentMode", .string(offer.paymentMode.rawValue)),
+            ("period", .string(offer.period.iso8601)),
+            ("numberOfPeriods", .number(String(offer.numberOfPeriods))),
+        ]
+        if !offer.prices.isEmpty { o.append(("prices", prices(offer.prices))) }
+        if offer.billingPlan != .upFront { o.append(("billingPlan", .string(offer.billingPlan.rawValue))) }
+        return o
+    }
+
+    private static func winBack(_ offer: WinBackOffer) -> JSONValue {
+        var m: [(key: String, value: JSONValue)] = [
+            ("offerIdentifier", .string(offer.id.rawValue)), ("referenceName", .string(offer.referenceName)),
+        ]
+        m += termMembers(offer.terms)
+        switch offer.eligibility {
+        case .whenChurned(let flag):
+            m.append(("eligibility", .bool(flag)))
+        case .rules(let paid, let since, let wait):
+            var rules: [(key: String, value: JSONValue)] = [
+                ("paidSubscriptionDurationInMonths", .number(String(paid))),
+                (
+                    "timeSinceLastSubscribedInMonths",
+                    .object([("minimum", .number(String(since.lowerBound))), ("maximum", .number(String(since.upperBound)))])
+                ),
+            ]
+            if let wait { rules.append(("waitBetweenOffersInMonths", .number(String(wait)))) }
+            m.append(("eligibility", .object(rules)))
+        }
+        if offer.priority != .normal { m.append(("priority", .string(offer.priority.rawValue))) }
+        if let start = offer.startDate { m.append(("startDate", .string(String(start.rfc3339.prefix(10))))) }
+        if let end = offer.endDate { m.append(("endDate", .string(String(end.rfc3339.prefix(10))))) }
+        return .object(m)
     }
 
     private static func prices(_ prices: [Product.StorefrontPrice]) -> JSONValue {

@@ -16,8 +16,11 @@ public struct Product: Hashable, Sendable {
     /// Level of service inside the group: 1 is the highest (App Store Connect's "level",
     /// Xcode's `groupNumber`). Moving to a lower number is an upgrade.
     public let groupLevel: Int?
-    /// An introductory offer for new subscribers of the group.
+    /// The introductory offer (of the up-front billing plan) for new subscribers of the group.
     public let introductoryOffer: IntroductoryOffer?
+    /// Promotional offers, offer codes, win-back offers, billing plans and the monthly plan's
+    /// introductory offer.
+    public let offers: ProductOffers
     /// Apple-hosted content delivered as `SKDownload`s after purchase or restore.
     public let hostedContent: [HostedContent]
     /// Content the app downloads itself (RMStore's `contentDownloader`).
@@ -55,7 +58,8 @@ public struct Product: Hashable, Sendable {
         id: ProductID, type: ProductType, referenceName: String, localizations: [Localization],
         prices: [StorefrontPrice], subscriptionPeriod: SubscriptionPeriod? = nil, subscriptionGroup: String? = nil,
         groupLevel: Int? = nil, introductoryOffer: IntroductoryOffer? = nil, hostedContent: [HostedContent] = [],
-        selfHosted: Bool = false, familyShareable: Bool = false, anyStorefront: Bool = false
+        selfHosted: Bool = false, familyShareable: Bool = false, anyStorefront: Bool = false,
+        offers: ProductOffers = ProductOffers()
     ) {
         self.id = id
         self.type = type
@@ -70,6 +74,7 @@ public struct Product: Hashable, Sendable {
         self.selfHosted = selfHosted
         self.familyShareable = familyShareable
         self.anyStorefront = anyStorefront
+        self.offers = offers
     }
 
     /// The localization for `locale`, else its language's, else `en_US`, else the first.
@@ -80,6 +85,14 @@ public struct Product: Hashable, Sendable {
             return sameLanguage
         }
         return localizations.first(where: { $0.locale == "en_US" }) ?? localizations[0]
+    }
+
+    /// The introductory offer of a billing plan: the up-front plan's is `introductoryOffer`.
+    public func introductoryOffer(for plan: BillingPlanType) -> IntroductoryOffer? {
+        switch plan {
+        case .upFront: return introductoryOffer
+        case .monthly: return offers.monthlyIntroductoryOffer
+        }
     }
 
     /// The price in `storefront`, or nil when the product is not sold there.
@@ -95,38 +108,6 @@ public struct Product: Hashable, Sendable {
             return price.rounded(toFractionDigits: shop.fractionDigits)
         }
         return prices.first { $0.storefront == storefront }?.price
-    }
-}
-
-/// An introductory offer of an auto-renewable subscription (`SKProductDiscount`): a free trial,
-/// pay as you go, or pay up front, for a number of periods.
-public struct IntroductoryOffer: Hashable, Sendable {
-    public enum PaymentMode: String, Sendable, CaseIterable {
-        case freeTrial, payAsYouGo, payUpFront
-    }
-
-    public let paymentMode: PaymentMode
-    public let period: SubscriptionPeriod
-    public let numberOfPeriods: Int
-    /// Price per storefront for pay-as-you-go (per period) and pay-up-front (total); empty for a trial.
-    public let prices: [Product.StorefrontPrice]
-    /// As `Product.anyStorefront`: the one price of a `.storekit` offer applies in every storefront.
-    public let anyStorefront: Bool
-
-    public init(
-        paymentMode: PaymentMode, period: SubscriptionPeriod, numberOfPeriods: Int, prices: [Product.StorefrontPrice],
-        anyStorefront: Bool = false
-    ) {
-        self.paymentMode = paymentMode
-        self.period = period
-        self.numberOfPeriods = numberOfPeriods
-        self.prices = prices
-        self.anyStorefront = anyStorefront
-    }
-
-    /// The offer's price in `storefront`, or nil when it has none there (a free trial has none).
-    public func price(in storefront: String) -> Price? {
-        Product.price(prices, anyStorefront: anyStorefront, in: storefront)
     }
 }
 

@@ -31,8 +31,9 @@ public enum StoreKitConfigurationFormat {
         /// `version.major` and `version.minor` of the file (1.0 when absent).
         public let majorVersion: Int64
         public let minorVersion: Int64
-        /// One line per thing read but not applied (an offer kind iapctl does not simulate, an
-        /// enabled error on an API without an iapctl fault point, a key iapctl does not know)
+        /// One line per thing read but not applied (an offer that cannot apply, such as one of a
+        /// billing plan the product does not offer; an enabled error on an API without an iapctl
+        /// fault point; a key iapctl does not know)
         /// and per value Xcode's editor left blank that iapctl filled in, naming the product and
         /// the value used; `iapctl init` and `iapctl catalog` print them.
         public let notes: [String]
@@ -71,7 +72,7 @@ public enum StoreKitConfigurationFormat {
         ]
         static let product: Set<String> = [
             "displayPrice", "familyShareable", "internalID", "localizations", "productID", "referenceName", "type",
-            "promotionalImageID",
+            "promotionalImageID", "codeOffers",
         ]
         static let nonRenewing: Set<String> = product.union(["subscriptionPeriod", "recurringSubscriptionPeriod"])
         static let subscription: Set<String> = product.union([
@@ -82,6 +83,10 @@ public enum StoreKitConfigurationFormat {
         static let group: Set<String> = ["id", "name", "localizations", "subscriptions"]
         static let offer: Set<String> = [
             "paymentMode", "subscriptionPeriod", "numberOfPeriods", "displayPrice", "internalID", "billingPlanType",
+            "offerID", "referenceName", "eligibility", "isStackable",
+        ]
+        static let billingPlan: Set<String> = [
+            "billingPlanType", "displayPrice", "commitmentDisplayPrice", "internalID", "isEnabled",
         ]
         static let settings: Set<String> = [
             "_locale", "_storefront", "_askToBuyEnabled", "_failTransactionsEnabled", "_billingIssuesEnabled",
@@ -93,7 +98,7 @@ public enum StoreKitConfigurationFormat {
         static let storeKitError: Set<String> = ["name", "enabled", "current"]
     }
 
-    private struct Reader {
+    struct Reader {
         let file: String
         var product: String?
         var notes: [String] = []
@@ -103,6 +108,8 @@ public enum StoreKitConfigurationFormat {
         var fileLocale = "en_US"
         var seen: Set<String> = []
         var products: [Product] = []
+        /// The `subscriptionOffersKeyPair`, when it holds a usable key.
+        var offerKeys: [SubscriptionOfferKey] = []
         /// Unknown keys by name, in the order first met: the path of the first and how many.
         var unknownKeys: [(key: String, firstPath: String, count: Int)] = []
 
@@ -309,7 +316,8 @@ public enum StoreKitConfigurationFormat {
                 notes.append("\(unknown.firstPath): key '\(unknown.key)' is not one iapctl knows\(places); ignored")
             }
             return Import(
-                catalog: Catalog(products: products, settings: settings), majorVersion: major, minorVersion: minor,
+                catalog: Catalog(products: products, settings: settings, offerKeys: offerKeys), majorVersion: major,
+                minorVersion: minor,
                 notes: notes, warnings: warnings)
         }
 
@@ -330,10 +338,7 @@ public enum StoreKitConfigurationFormat {
             }
             if let keyPair = root["subscriptionOffersKeyPair"], keyPair != .null {
                 _ = try object(keyPair, "subscriptionOffersKeyPair")
-                let id = try string(keyPair["id"], "subscriptionOffersKeyPair.id") ?? "?"
-                note(
-                    "subscriptionOffersKeyPair",
-                    "the promotional offer signing key '\(id)' is read but not used; iapctl does not simulate promotional offers")
+                try offerKey(keyPair)
             }
             let bundles = try array(root["subscriptionBundleGroups"], "subscriptionBundleGroups")
             if !bundles.isEmpty {
@@ -527,10 +532,12 @@ public enum StoreKitConfigurationFormat {
             var period: SubscriptionPeriod?
             var level: Int?
             var offer: IntroductoryOffer?
+            var offers = ProductOffers()
             switch section {
             case .products:
-                break
+                offers = try oneTimeOfferCodes(item, path)
             case .nonRenewing:
+                offers = try oneTimeOfferCodes(item, path)
                 // Xcode has no period for non-renewing subscriptions; accept one if present.
                 if let p = try self.period(item["subscriptionPeriod"], "\(path).subscriptionPeriod", allowed: nil) {
                     period = p
@@ -567,44 +574,15 @@ public enum StoreKitConfigurationFormat {
                         "\(path).subscriptionGroupID",
                         "'\(groupID)' does not match its group's id '\(expected)'; move the subscription or fix the id")
                 }
-                offer = try introductoryOffer(item, path)
-                try otherOffers(item, path)
+                (offer, offers) = try subscriptionOffers(item, path, period: period, regularPrice: price)
             }
             products.append(
                 Product(
                     id: ProductID(id), type: type, referenceName: referenceName, localizations: localizations,
                     prices: [.init(storefront: storefront.code, price: price)], subscriptionPeriod: period,
                     subscriptionGroup: group?.name, groupLevel: level, introductoryOffer: offer, familyShareable: familyShareable,
-                    anyStorefront: true)
+                    anyStorefront: true, offers: offers)
             )
-        }
-
-        /// Offers iapctl reads but does not simulate, each list named with its offers, so that a
-        /// test relying on one knows it is not applied.
-        mutating func otherOffers(_ item: JSONValue, _ path: String) throws(CatalogError) {
-            let id = product ?? ""
-            let kinds = [
-                ("adHocOffers", "promotional offer"), ("codeOffers", "offer code"), ("winbackOffers", "win-back offer"),
-            ]
-            for (key, kind) in kinds {
-                let offers = try array(item[key], "\(path).\(key)")
-                guard !offers.isEmpty else { continue }
-                let names = offers.enumerated().map { i, offer in
-                    (offer["offerID"]?.stringValue ?? offer["referenceName"]?.stringValue).map { "'\($0)'" } ?? "#\(i + 1)"
-                }
-                note(
-                    "\(path).\(key)",
-                    "\(offers.count) \(kind)(s) of '\(id)' (\(names.joined(separator: ", "))) read but not simulated")
-            }
-            let plans = try array(item["billingPlans"], "\(path).billingPlans")
-            let enabled = plans.filter { $0["isEnabled"] != .bool(false) }
-            let kindsOfPlan = enabled.compactMap { $0["billingPlanType"]?.stringValue }
-            if !plans.isEmpty && (enabled.count != 1 || kindsOfPlan != ["BILLED_UPFRONT"]) {
-                note(
-                    "\(path).billingPlans",
-                    "\(plans.count) billing plan(s) of '\(id)' (\(plans.compactMap { $0["billingPlanType"]?.stringValue }.joined(separator: ", "))) read but not simulated; iapctl bills the displayPrice every period"
-                )
-            }
         }
 
         func localizationFallbackNote(_ path: String) -> String {
@@ -655,71 +633,5 @@ public enum StoreKitConfigurationFormat {
             return result
         }
 
-        /// The introductory offer: `introductoryOffer` (an object or null, formats 1 to 5), else
-        /// the first of `introductoryOffers` (format 5, one per billing plan). StoreKit applies
-        /// one introductory offer, so every other listed offer is named in a note.
-        mutating func introductoryOffer(_ item: JSONValue, _ subscriptionPath: String) throws(CatalogError) -> IntroductoryOffer?
-        {
-            let listPath = "\(subscriptionPath).introductoryOffers"
-            let list = try array(item["introductoryOffers"], listPath)
-            var path = "\(subscriptionPath).introductoryOffer"
-            var chosen = item["introductoryOffer"]
-            var chosenIndex: Int?
-            if chosen == nil || chosen == .null {
-                guard let first = list.first else { return nil }
-                chosen = first
-                chosenIndex = 0
-                path = "\(listPath)[0]"
-            } else if let index = list.firstIndex(where: { $0 == chosen }) {
-                chosenIndex = index
-            }
-            for (i, other) in list.enumerated() where i != chosenIndex {
-                let mode = other["paymentMode"]?.stringValue ?? "?"
-                let period = other["subscriptionPeriod"]?.stringValue ?? "?"
-                let plan = other["billingPlanType"]?.stringValue.map { ", billing plan \($0)" } ?? ""
-                note(
-                    "\(listPath)[\(i)]",
-                    "introductory offer of '\(product ?? "")' (\(mode) \(period)\(plan)) read but not simulated; iapctl applies \(path.hasSuffix("introductoryOffer") ? "introductoryOffer" : "introductoryOffers[0]")"
-                )
-            }
-            guard let value = chosen, value != .null else { return nil }
-            _ = try object(value, path)
-            checkKeys(value, path, known: KnownKeys.offer)
-            let modeText = try requiredString(
-                value["paymentMode"], "\(path).paymentMode", fix: "write free, payAsYouGo or payUpFront")
-            let mode: IntroductoryOffer.PaymentMode
-            switch modeText {
-            case "free": mode = .freeTrial
-            case "payAsYouGo": mode = .payAsYouGo
-            case "payUpFront": mode = .payUpFront
-            default:
-                let hint =
-                    Suggestions.nearest(to: modeText, among: ["free", "payAsYouGo", "payUpFront"]).map { "did you mean '\($0)'?" }
-                    ?? "write free, payAsYouGo or payUpFront"
-                throw fail("\(path).paymentMode", "unknown payment mode '\(modeText)'; \(hint)")
-            }
-            guard let period = try self.period(value["subscriptionPeriod"], "\(path).subscriptionPeriod", allowed: nil) else {
-                throw fail("\(path).subscriptionPeriod", "missing; write the offer's period, such as P1W")
-            }
-            if let plan = value["billingPlanType"]?.stringValue, plan != "BILLED_UPFRONT" {
-                note(
-                    "\(path).billingPlanType",
-                    "introductory offer of '\(product ?? "")' belongs to billing plan \(plan); iapctl applies it to the displayPrice plan"
-                )
-            }
-            // Xcode writes numberOfPeriods for pay-as-you-go only; the other modes last one period.
-            let count =
-                try integer(value["numberOfPeriods"], "\(path).numberOfPeriods", in: 1...12, what: "an integer from 1 to 12") ?? 1
-            var prices: [Product.StorefrontPrice] = []
-            if mode != .freeTrial {
-                let what = "the introductory offer of '\(product ?? "")'"
-                prices = [
-                    .init(
-                        storefront: storefront.code, price: try price(value["displayPrice"], "\(path).displayPrice", what: what))
-                ]
-            }
-            return IntroductoryOffer(
-                paymentMode: mode, period: period, numberOfPeriods: Int(count), prices: prices, anyStorefront: true)
-        }
     }
 }

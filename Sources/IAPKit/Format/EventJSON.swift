@@ -154,6 +154,20 @@ public enum EventJSON {
             w.key("count")
             w.int(count)
             w.endObject()
+        case .offerKeyAdded(let key), .offerKeyRemoved(let key):
+            w.key("offerKey")
+            OfferJSON.writeKey(key, into: &w)
+        case .offerRedeemed(let t, let s, let offer, let change):
+            w.key("offer")
+            OfferJSON.writeRef(offer, into: &w)
+            w.key("change")
+            w.optionalString(change?.rawValue)
+            transactionAndSubscription(t, s, e.kind, into: &w)
+        case .subscriptionOffersChanged(let original, let offers):
+            w.key("originalTransactionIdentifier")
+            w.decimalString(original.rawValue)
+            w.key("offers")
+            OfferJSON.writeSubscriptionOffers(offers, into: &w)
         }
         w.endObject()
     }

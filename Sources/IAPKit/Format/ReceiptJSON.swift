@@ -56,6 +56,8 @@ public enum ReceiptJSON {
         optionalBool(p.isTrialPeriod, &w)
         w.key("isInIntroOfferPeriod")
         optionalBool(p.isInIntroOfferPeriod, &w)
+        w.key("promotionalOfferIdentifier")
+        w.optionalString(p.promotionalOfferID)
         w.key("otherAttributes")
         attributes(p.otherAttributes, &w)
         w.endObject()

@@ -5,7 +5,14 @@ import IAPTime
 /// events carry, with the fields of `pending_renewal_info` (REFERENCE section 6) under StoreKit 2's
 /// names. Keys are in declared order; every date has its `...Timestamp` twin.
 public enum SubscriptionJSON {
-    public static func write(_ s: Subscription, into w: inout JSONWriter) {
+    /// A subscription; with `renewal` (its renewal info now) and `offers` (its offer state), what
+    /// `iapctl subscriptions` adds after the members above: `renewalOffer` (the offer the next
+    /// renewal applies, as signed renewal info reports it), `renewalPrice`,
+    /// `eligibleWinBackOfferIds`, and `offers` (the offer in effect and waiting, the billing plan
+    /// and commitment; null for a store from before offers were recorded).
+    public static func write(
+        _ s: Subscription, renewal: RenewalInfo? = nil, offers: SubscriptionOfferState? = nil, into w: inout JSONWriter
+    ) {
         w.beginObject()
         w.key("originalTransactionIdentifier")
         w.decimalString(s.originalID.rawValue)
@@ -48,6 +55,39 @@ public enum SubscriptionJSON {
         if let reason = revocation?.1 { w.int(reason) } else { w.null() }
         w.key("userIdentifier")
         w.optionalString(s.userID?.rawValue)
+        if let renewal {
+            w.key("renewalOffer")
+            if let offer = renewal.renewalOffer {
+                w.beginObject()
+                w.key("type")
+                w.string(offer.type.name)
+                w.key("offerType")
+                w.int(offer.type.rawValue)
+                w.key("identifier")
+                w.optionalString(offer.id?.rawValue)
+                w.key("paymentMode")
+                w.string(offer.kind.rawValue)
+                w.key("offerDiscountType")
+                w.string(offer.kind.discountType)
+                w.key("offerPeriod")
+                w.optionalString(offer.period?.iso8601)
+                w.endObject()
+            } else {
+                w.null()
+            }
+            w.key("renewalPrice")
+            if let price = renewal.renewalPrice, let currency = renewal.currency {
+                w.string(price.decimalString(fractionDigits: fractionDigits(of: currency)))
+            } else {
+                w.null()
+            }
+            w.key("eligibleWinBackOfferIds")
+            w.beginArray()
+            for id in renewal.eligibleWinBackOfferIDs { w.string(id.rawValue) }
+            w.endArray()
+            w.key("offers")
+            if let offers { OfferJSON.writeSubscriptionOffers(offers, into: &w) } else { w.null() }
+        }
         w.endObject()
     }
 

@@ -58,6 +58,20 @@ public enum TransactionJSON {
         w.bool(t.isUpgraded)
         w.key("offerType")
         w.optionalString(t.offer?.rawValue)
+        // The offer keys are written only when they have a value, so a transaction bought
+        // without an offer prints as it always has.
+        if t.offer != nil {
+            w.key("offer")
+            OfferJSON.writeTransactionOffer(t, into: &w)
+        }
+        if let plan = t.billingPlan {
+            w.key("billingPlan")
+            w.string(plan.rawValue)
+        }
+        if t.commitment != nil {
+            w.key("commitment")
+            OfferJSON.writeTransactionCommitment(t, into: &w)
+        }
         w.key("transactionReason")
         w.string(t.reason.rawValue)
         w.key("subscriptionGroupIdentifier")

@@ -61,6 +61,18 @@ public enum Command: Hashable, Sendable {
     case deleteTransaction(TransactionID)
     /// Remove every transaction (Xcode's clearTransactions).
     case clearTransactions
+
+    // MARK: - Offers
+
+    /// Add the app's subscription offer key (`iapctl offer-key add`; the catalog's at store
+    /// creation), replacing one with the same id.
+    case addOfferKey(OfferKeyRecord)
+    /// Remove a subscription offer key (`iapctl offer-key remove`).
+    case removeOfferKey(String)
+    /// `SKPaymentQueue.add(_:)` of a payment with offer options: a promotional offer (either
+    /// signature form), an offer code, a win-back offer, the introductory offer eligibility
+    /// override, the billing plan.
+    case buyWithOptions(ProductID, user: UserID?, quantity: Int, options: PurchaseOptions)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

@@ -104,6 +104,21 @@ public indirect enum EventKind: Hashable, Sendable {
     /// `iapctl clear` removed every transaction (Xcode's clearTransactions).
     case transactionsCleared(count: Int)
 
+    // MARK: - Offers
+
+    /// A subscription offer key was added (`offer-key add`, or the catalog's at creation).
+    case offerKeyAdded(OfferKeyRecord)
+    /// A subscription offer key was removed.
+    case offerKeyRemoved(OfferKeyRecord)
+    /// A customer with an active subscription redeemed an offer for it, applying from the next
+    /// renewal; with a downgrade or crossgrade (`change`), into the renewal product (server
+    /// notification OFFER_REDEEMED, DOWNGRADE for a change; an upgrade with an offer is
+    /// `subscriptionUpgraded`, notified as OFFER_REDEEMED UPGRADE).
+    case offerRedeemed(Transaction, Subscription, offer: SubscriptionOfferState.OfferRef, change: GroupChange?)
+    /// A subscription's offers or billing plan changed: the offer in effect or waiting for the
+    /// renewal, the commitment (for the renewal information the notifications after it carry).
+    case subscriptionOffersChanged(original: TransactionID, SubscriptionOfferState)
+
     public var name: String {
         switch self {
         case .transactionUpdated(let t):
@@ -145,6 +160,10 @@ public indirect enum EventKind: Hashable, Sendable {
         case .transactionRevoked: return "transactionRevoked"
         case .transactionDeleted: return "transactionDeleted"
         case .transactionsCleared: return "transactionsCleared"
+        case .offerKeyAdded: return "offerKeyAdded"
+        case .offerKeyRemoved: return "offerKeyRemoved"
+        case .offerRedeemed: return "offerRedeemed"
+        case .subscriptionOffersChanged: return "subscriptionOffersChanged"
         }
     }
 
@@ -156,12 +175,12 @@ public indirect enum EventKind: Hashable, Sendable {
             return nil
         case .transactionFinishPostponed(let t), .transactionDeliveryFailed(let t, _): return t
         case .subscriptionStarted(let t, _, _), .subscriptionRenewed(let t, _, _), .subscriptionUpgraded(_, let t, _),
-            .transactionRevoked(let t, _), .transactionDeleted(let t):
+            .transactionRevoked(let t, _), .transactionDeleted(let t), .offerRedeemed(let t, _, _, _):
             return t
         case .download, .contentDownload, .storePayment, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared,
             .productConsumed, .clockAdvanced, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed,
             .gracePeriodExpired,
-            .subscriptionExpired, .transactionsCleared:
+            .subscriptionExpired, .transactionsCleared, .offerKeyAdded, .offerKeyRemoved, .subscriptionOffersChanged:
             return nil
         case .receipt(let e): return e.transaction
         }

@@ -15,4 +15,7 @@ enum Followup: Hashable, Sendable {
     case renewalPreferenceChanged(original: TransactionID, from: ProductID)
     /// Auto-renew was turned back on by buying the subscription again.
     case autoRenewChanged(original: TransactionID)
+    /// An active subscriber redeemed an offer (with the purchase `TransactionID`) that applies
+    /// from the next renewal, in place of a renewal preference change.
+    case offerRedeemed(TransactionID)
 }

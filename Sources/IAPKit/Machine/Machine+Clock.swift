@@ -67,8 +67,11 @@ extension Machine {
         guard var sub = state.subscriptions[id] else { return }
         switch sub.status {
         case .active:
-            guard sub.autoRenew else { return end(id, .cancelled, into: &effects) }
-            guard let product = catalog[sub.renewalProductID], product.price(in: state.settings.storefront) != nil else {
+            // Within the monthly plan's commitment the payments go on whatever auto-renew says.
+            guard sub.autoRenew || isCommitted(id) else { return end(id, .cancelled, into: &effects) }
+            guard let product = catalog[isCommitted(id) ? sub.productID : sub.renewalProductID],
+                product.price(in: state.settings.storefront) != nil
+            else {
                 return end(id, .productUnavailable, into: &effects)
             }
             if state.settings.billingIssues {

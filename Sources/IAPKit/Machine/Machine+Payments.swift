@@ -70,6 +70,7 @@ extension Machine {
         t.date = state.clock
         if t.originalID == t.id { t.originalDate = state.clock }
         t.state = .failed(error)
+        state.offers.requests[id] = nil
         record(t, into: &effects)
         emit(.transactionUpdated(t), into: &effects)
         effects.outcome = .declined(t)

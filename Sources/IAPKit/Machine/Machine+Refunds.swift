@@ -76,6 +76,8 @@ extension Machine {
             if let sub = state.subscriptions[t.originalID], sub.latestID == t.id || sub.originalID == t.id {
                 state.subscriptions[sub.originalID] = nil
                 state.subscriptionGroups[sub.group] = nil
+                // Its offers go with it: the group's introductory offer is unused again.
+                state.offers.subscriptions[sub.originalID] = nil
                 disown(sub.originalID)
             }
         case .nonRenewing:
@@ -106,6 +108,10 @@ extension Machine {
         state.subscriptions = [:]
         state.subscriptionGroups = [:]
         state.nonRenewing = [:]
+        // The offers of the subscriptions and of waiting payments go too; the offer keys and the
+        // spent nonces stay (they are the app's and the App Store's, not the account's history).
+        state.offers.subscriptions = [:]
+        state.offers.requests = [:]
         emit(.transactionsCleared(count: count), into: &effects)
     }
 

@@ -41,6 +41,11 @@ extension Machine {
         guard let product = catalog[purchase.productID] else { return }
         tickRunningDue(into: &effects)
         var t = newTransaction(product, user: purchase.userID, quantity: purchase.quantity, state: .purchasing)
+        // The offer the interrupted payment asked for applies to the purchase that resolves it.
+        if let request = state.offers.requests[purchase.transactionID] {
+            state.offers.requests[purchase.transactionID] = nil
+            state.offers.requests[t.id] = request
+        }
         complete(&t, product: product, into: &effects)
         record(t, into: &effects)
         emit(.interruptedPurchaseResolved(original: purchase.transactionID, resolved: t.id), into: &effects)

@@ -19,7 +19,7 @@ extension Machine {
     /// A non-renewing subscription: the catalog's duration (times the quantity), counted from the
     /// later of now and the end of the time already bought, so buying early loses nothing.
     private mutating func completeNonRenewing(_ t: inout Transaction, product: Product) {
-        t.charged = true
+        t.charged = t.price > .zero || t.offerType != .code
         guard let period = product.subscriptionPeriod else { return }
         if var e = state.nonRenewing[product.id] {
             e.expiresDate = period.advance(max(t.date, e.expiresDate), times: t.quantity)
@@ -36,12 +36,16 @@ extension Machine {
     }
 
     /// An auto-renewable subscription. The first purchase in a group starts a subscription (with
-    /// the introductory offer, for which only new subscribers of the group are eligible). With an
-    /// active subscription in the group, buying its product again charges nothing; another product
-    /// is an upgrade, downgrade or crossgrade (`GroupChange`). A lapsed subscription bought again
-    /// starts a new period now, keeping its original transaction id.
+    /// the introductory offer, for which only new subscribers of the group are eligible, or the
+    /// offer the purchase redeems). With an active subscription in the group, buying its product
+    /// again charges nothing; another product is an upgrade, downgrade or crossgrade
+    /// (`GroupChange`); an offer redeemed then applies from the next renewal (an upgrade's, at
+    /// once). A lapsed subscription bought again starts a new period now, keeping its original
+    /// transaction id. Within the monthly plan's commitment every change waits for its end.
     private mutating func completeAutoRenewable(_ t: inout Transaction, product: Product, into effects: inout Effects) {
         let group = product.subscriptionGroup ?? product.id.rawValue
+        let request = takeOfferRequest(t.id)
+        let plan = request?.billingPlan ?? .upFront
         guard let id = state.subscriptionGroups[group], var sub = state.subscriptions[id] else {
             var sub = Subscription(
                 originalID: t.id, originalDate: t.date, group: group, userID: t.userID, productID: product.id, latestID: t.id,
@@ -49,9 +53,10 @@ extension Machine {
                 offer: nil, status: .active, autoRenew: true, renewalProductID: product.id, offerPeriodsLeft: 0,
                 cycleAnchor: t.date, cyclePeriod: product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month),
                 cycles: 0, upgradeCredit: nil, renewals: 0)
+            state.offers.subscriptions[t.id] = SubscriptionOfferState(billingPlan: plan)
             open(
-                firstTerms(product, storefront: t.storefront, introEligible: true), of: product, start: t.date, reanchor: true,
-                &t, &sub)
+                startTerms(product, storefront: t.storefront, request: request, introEligible: true), of: product, start: t.date,
+                reanchor: true, &t, &sub, into: &effects)
             state.subscriptions[t.id] = sub
             state.subscriptionGroups[group] = t.id
             effects.followups.append(.subscribed(t.id, resubscribed: false))
@@ -60,22 +65,45 @@ extension Machine {
         t.originalID = sub.originalID
         t.originalDate = sub.originalDate
         if case .active = sub.status {
-            if product.id != sub.productID, let current = catalog[sub.productID],
+            let committed = isCommitted(id)
+            if !committed, product.id != sub.productID, let current = catalog[sub.productID],
                 GroupChange.isImmediate(from: current, to: product)
             {
                 let credit = proratedCredit(sub, at: t.date)
                 let replaced = sub.latestID
-                open(regularTerms(product, storefront: t.storefront), of: product, start: t.date, reanchor: true, &t, &sub)
+                var terms = SubscriptionTerms.regular(product, storefront: t.storefront, plan: plan)
+                if let offer = request?.offer {
+                    let ref = offerRef(offer, product: product, plan: plan)
+                    if let offerTerms = SubscriptionTerms.terms(of: ref, in: catalog),
+                        let first = SubscriptionTerms.offer(offerTerms, ref: ref, product: product, storefront: t.storefront)
+                    {
+                        terms = first
+                    }
+                }
+                open(terms, of: product, start: t.date, reanchor: true, &t, &sub, into: &effects)
                 t.upgradeCredit = credit
                 sub.upgradeCredit = credit
                 sub.renewalProductID = product.id
                 effects.followups.append(.changedProduct(from: replaced, to: t.id))
             } else {
-                // The same product, or a change that waits for the renewal: the current period
-                // goes on, nothing is charged, and the renewal will be this product.
+                // The same product, or a change that waits for the renewal (or the end of the
+                // commitment): the current period goes on, nothing is charged, and the renewal
+                // will be this product, under the offer the purchase redeemed.
                 t.charged = false
                 t.expiresDate = sub.expiresDate
                 t.webOrderLineItemID = sub.webOrderLineItemID
+                let before = state.offers.subscriptions[id]
+                var offers = before ?? SubscriptionOfferState()
+                if let offer = request?.offer {
+                    offers.pending = offerRef(offer, product: product, plan: plan)
+                }
+                if let request, offers.renewalBillingPlan != request.billingPlan { offers.renewalBillingPlan = request.billingPlan }
+                state.offers.subscriptions[id] = offers
+                noteOffersChanged(id, from: before, into: &effects)
+                if request?.offer != nil {
+                    effects.followups.append(.offerRedeemed(t.id))
+                    sub.renewalProductID = product.id
+                }
             }
             if sub.renewalProductID != product.id {
                 effects.followups.append(.renewalPreferenceChanged(original: sub.originalID, from: sub.renewalProductID))
@@ -90,9 +118,14 @@ extension Machine {
                 current: sub.recentStartDate ?? sub.originalDate, previousEnd: RecentSubscriptionStart.paidServiceEnd(sub),
                 start: t.date)
             sub.recentStartDate = seriesStart == sub.originalDate ? nil : seriesStart
+            var offers = state.offers.subscriptions[id] ?? SubscriptionOfferState(introductoryRedeemed: true)
+            offers.pending = nil
+            offers.commitment = nil
+            offers.renewalBillingPlan = plan
+            state.offers.subscriptions[id] = offers
             open(
-                firstTerms(product, storefront: t.storefront, introEligible: false), of: product, start: t.date, reanchor: true,
-                &t, &sub)
+                startTerms(product, storefront: t.storefront, request: request, introEligible: !offers.introductoryRedeemed),
+                of: product, start: t.date, reanchor: true, &t, &sub, into: &effects)
             sub.autoRenew = true
             sub.renewalProductID = product.id
             effects.followups.append(.subscribed(t.id, resubscribed: true))
@@ -100,58 +133,12 @@ extension Machine {
         state.subscriptions[id] = sub
     }
 
-    /// The length, price and offer of one billing period.
-    struct PeriodTerms {
-        var period: SubscriptionPeriod
-        var price: Price
-        var offer: Transaction.OfferKind?
-        /// Pay-as-you-go periods still to come after this one.
-        var offerPeriodsLeft = 0
-    }
-
-    func regularTerms(_ product: Product, storefront: String) -> PeriodTerms {
-        PeriodTerms(
-            period: product.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month),
-            price: product.price(in: storefront) ?? .zero,
-            offer: nil)
-    }
-
-    /// The first period: the introductory offer when eligible and priced in the storefront (a free
-    /// trial or pay-up-front offer covers all its periods at once; pay as you go bills each), else
-    /// the regular terms.
-    func firstTerms(_ product: Product, storefront: String, introEligible: Bool) -> PeriodTerms {
-        let regular = regularTerms(product, storefront: storefront)
-        guard introEligible, let intro = product.introductoryOffer else { return regular }
-        let whole = SubscriptionPeriod(value: intro.period.value * intro.numberOfPeriods, unit: intro.period.unit)
-        switch intro.paymentMode {
-        case .freeTrial:
-            return PeriodTerms(period: whole, price: .zero, offer: .freeTrial)
-        case .payUpFront:
-            guard let price = intro.price(in: storefront) else { return regular }
-            return PeriodTerms(period: whole, price: price, offer: .payUpFront)
-        case .payAsYouGo:
-            guard let price = intro.price(in: storefront) else { return regular }
-            return PeriodTerms(
-                period: intro.period, price: price, offer: .payAsYouGo, offerPeriodsLeft: intro.numberOfPeriods - 1)
-        }
-    }
-
-    /// A renewal's period: the rest of a pay-as-you-go offer, else the regular terms of the
-    /// renewal product.
-    func renewalTerms(_ sub: Subscription, _ product: Product, storefront: String) -> PeriodTerms {
-        if product.id == sub.productID, sub.offerPeriodsLeft > 0, let intro = product.introductoryOffer,
-            intro.paymentMode == .payAsYouGo, let price = intro.price(in: storefront)
-        {
-            return PeriodTerms(period: intro.period, price: price, offer: .payAsYouGo, offerPeriodsLeft: sub.offerPeriodsLeft - 1)
-        }
-        return regularTerms(product, storefront: storefront)
-    }
-
     /// Starts a billing period of `sub` with transaction `t`: its end (from the cycle anchor, so
-    /// month ends do not drift), a new web order line item id, the price and offer.
+    /// month ends do not drift), a new web order line item id, the price and offer, and what the
+    /// offers record of it (`recordOffers`).
     mutating func open(
         _ terms: PeriodTerms, of product: Product, start: Timestamp, reanchor: Bool, _ t: inout Transaction,
-        _ sub: inout Subscription
+        _ sub: inout Subscription, into effects: inout Effects
     ) {
         if reanchor || product.id != sub.productID || terms.period != sub.cyclePeriod {
             sub.cycleAnchor = start
@@ -181,6 +168,7 @@ extension Machine {
         if state.ownership[product.id] == nil {
             state.ownership[product.id] = .init(originalID: sub.originalID, originalDate: sub.originalDate, userID: sub.userID)
         }
+        recordOffers(terms, of: product, start: start, &t, sub, into: &effects)
     }
 
     /// The prorated refund of the unused part of the current period when an upgrade replaces it
@@ -206,12 +194,17 @@ extension Machine {
     mutating func renew(_ id: TransactionID, start: Timestamp, reanchor: Bool, recovered: Bool, into effects: inout Effects)
         -> Transaction?
     {
-        guard var sub = state.subscriptions[id], let product = catalog[sub.renewalProductID] else { return nil }
+        // Within a commitment the subscription renews as it is; a change of product waits for
+        // the commitment's end.
+        guard var sub = state.subscriptions[id], let product = catalog[isCommitted(id) ? sub.productID : sub.renewalProductID]
+        else { return nil }
         var t = newTransaction(product, user: sub.userID, quantity: 1, state: .purchased)
         t.originalID = sub.originalID
         t.originalDate = sub.originalDate
         t.reason = .renewal
-        open(renewalTerms(sub, product, storefront: t.storefront), of: product, start: start, reanchor: reanchor, &t, &sub)
+        let terms = SubscriptionTerms.renewal(
+            sub, offers: state.offers.subscriptions[id], product: product, catalog: catalog, storefront: t.storefront)
+        open(terms, of: product, start: start, reanchor: reanchor, &t, &sub, into: &effects)
         sub.renewals += 1
         state.subscriptions[id] = sub
         record(t, into: &effects)
@@ -391,6 +384,11 @@ extension Machine {
             r.expiresDate = period.expiresDate
             r.webOrderLineItemID = period.webOrderLineItemID
             r.offer = period.offer
+            r.offerType = period.offerType
+            r.offerID = period.offerID
+            r.offerPeriod = period.offerPeriod
+            r.billingPlan = period.billingPlan
+            r.commitment = period.commitment
             r.isUpgraded = period.isUpgraded
             r.reason = period.reason
             r.downloads = downloads(for: product)
@@ -437,6 +435,13 @@ extension Machine {
             case .autoRenewChanged(let original):
                 guard let sub = state.subscriptions[original] else { continue }
                 emit(.autoRenewStatusChanged(sub), into: &effects)
+            case .offerRedeemed(let id):
+                guard let t = try visibleTransaction(id, archive: archive), let sub = state.subscriptions[t.originalID],
+                    let offer = state.offers.subscriptions[t.originalID]?.pending
+                else { continue }
+                emit(
+                    .offerRedeemed(t, sub, offer: offer, change: change(from: sub.productID, to: sub.renewalProductID)),
+                    into: &effects)
             }
         }
     }

@@ -76,6 +76,12 @@ public struct Machine: Sendable {
             try deleteTransaction(id, archive: archive, into: &effects)
         case .clearTransactions:
             try clearTransactions(archive: archive, into: &effects)
+        case .addOfferKey(let record):
+            try addOfferKey(record, into: &effects)
+        case .removeOfferKey(let id):
+            try removeOfferKey(id, into: &effects)
+        case .buyWithOptions(let id, let user, let quantity, let options):
+            try buyWithOptions(id, user: user, quantity: quantity, options: options, archive: archive, into: &effects)
         }
         try flushFollowups(archive: archive, into: &effects)
         if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {
@@ -147,6 +153,9 @@ public struct Machine: Sendable {
     /// App Store does ("You've already purchased this"), pointing at the first purchase.
     mutating func complete(_ t: inout Transaction, product: Product, into effects: inout Effects) {
         t.state = .purchased
+        if product.type == .nonRenewing || product.type == .consumable || product.type == .nonConsumable {
+            applyOneTimeOffer(&t, product: product)
+        }
         if product.type.isSubscription { return completeSubscription(&t, product: product, into: &effects) }
         if product.type == .nonConsumable, let owned = state.ownership[product.id] {
             t.originalID = owned.originalID
@@ -159,6 +168,7 @@ public struct Machine: Sendable {
             }
         }
         t.downloads = downloads(for: product)
+        if t.offerType == .code && t.price == .zero { t.charged = false }
     }
 
     /// Hosted content arrives with purchased and restored transactions, every download waiting.

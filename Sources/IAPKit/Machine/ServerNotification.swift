@@ -15,12 +15,31 @@ extension EventKind {
     /// notify (local StoreKit callbacks, the clock, deletions).
     public var serverNotification: ServerNotification? {
         switch self {
-        case .subscriptionStarted(_, _, let resubscribed):
-            return ServerNotification("SUBSCRIBED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+        case .subscriptionStarted(let t, _, let resubscribed):
+            // A subscription that starts with a promotional offer, an offer code or a win-back
+            // offer is OFFER_REDEEMED: "If the subtype is INITIAL_BUY, the customer redeemed the
+            // offer for a first-time purchase. If the subtype is RESUBSCRIBE, the customer
+            // redeemed an offer to resubscribe to an inactive subscription" (App Store Server
+            // Notifications, notificationType). An introductory offer is the subscription's own
+            // start: SUBSCRIBED.
+            switch t.offerType {
+            case .promotional?, .code?, .winBack?:
+                return ServerNotification("OFFER_REDEEMED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+            case .introductory?, nil:
+                return ServerNotification("SUBSCRIBED", resubscribed ? "RESUBSCRIBE" : "INITIAL_BUY")
+            }
         case .subscriptionRenewed(_, _, let recovered):
             return ServerNotification("DID_RENEW", recovered ? "BILLING_RECOVERY" : nil)
-        case .subscriptionUpgraded:
+        case .subscriptionUpgraded(_, let to, _):
+            // "If the subtype is UPGRADE, the customer redeemed an offer to upgrade their active
+            // subscription, which goes into effect immediately" (notificationType, OFFER_REDEEMED).
+            if let type = to.offerType, type != .introductory { return ServerNotification("OFFER_REDEEMED", "UPGRADE") }
             return ServerNotification("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
+        case .offerRedeemed(_, _, _, let change):
+            switch change {
+            case nil, .upgrade?: return ServerNotification("OFFER_REDEEMED")
+            case .downgrade?, .crossgrade?: return ServerNotification("OFFER_REDEEMED", "DOWNGRADE")
+            }
         case .renewalPreferenceChanged(_, _, let change):
             switch change {
             case .upgrade: return ServerNotification("DID_CHANGE_RENEWAL_PREF", "UPGRADE")
@@ -45,14 +64,19 @@ extension EventKind {
             return ServerNotification("REFUND")
         case .transactionUpdated(let t):
             // Apple notifies ONE_TIME_CHARGE for consumables, non-consumables and non-renewing
-            // subscriptions when the user is charged; subscriptions have SUBSCRIBED instead.
-            guard t.state == .purchased, t.charged, t.productType != .autoRenewable else { return nil }
+            // subscriptions when the user is charged, or redeems an offer code for one ("When
+            // customers redeem an offer code for a consumable, non-consumable, or non-renewing
+            // subscription, the notification type is ONE_TIME_CHARGE"); subscriptions have
+            // SUBSCRIBED instead.
+            guard t.state == .purchased, t.charged || t.offerType == .code, t.productType != .autoRenewable else {
+                return nil
+            }
             return ServerNotification("ONE_TIME_CHARGE")
         case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
             .restoreFinished, .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .transactionDeleted,
             .transactionsCleared, .download, .contentDownload, .storePayment, .transactionFinishPostponed,
             .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared, .productConsumed,
-            .receipt:
+            .receipt, .offerKeyAdded, .offerKeyRemoved, .subscriptionOffersChanged:
             return nil
         }
     }

@@ -45,6 +45,15 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var subscriptionGroups: [String: TransactionID]
     /// Non-renewing subscriptions: the time bought so far, by product.
     public var nonRenewing: [ProductID: NonRenewingEntitlement]
+    /// Subscription offers: keys, spent nonces, each subscription's offers (see `offers`). Nil
+    /// while empty, so a store that never used an offer (and every store of format 1) holds none.
+    public private(set) var offerState: StoreOffers?
+
+    /// Subscription offers: keys, spent nonces, each subscription's offers, waiting requests.
+    public var offers: StoreOffers {
+        get { offerState ?? StoreOffers() }
+        set { offerState = newValue.isEmpty ? nil : newValue }
+    }
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

@@ -35,7 +35,8 @@ public struct Transaction: Hashable, Sendable, Codable {
     public var revocationReason: Int?
     /// Set when the user upgraded to a higher level in the subscription group.
     public var isUpgraded: Bool
-    /// The introductory offer this period was bought under, if any.
+    /// The payment mode of the offer this period (or one-time purchase) was bought under, if
+    /// any (`offerDiscountType`); `offerType` says which kind of offer.
     public var offer: OfferKind?
     /// Why the transaction exists: a purchase or a subscription renewal.
     public var reason: Reason
@@ -48,12 +49,48 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// keeps the record (the journal is append-only) but hides it from dump, show and lookups.
     public var isDeleted: Bool
 
+    // MARK: - Offers
+
+    /// The kind of offer (`offerType` 1-4); set whenever `offer` is. Records written before
+    /// iapctl had other offers read `.introductory` for an offer without it.
+    public var offerType: OfferType?
+    /// `offerIdentifier`: the promotional or win-back offer's identifier, or the offer code's
+    /// reference name; nil for introductory offers.
+    public var offerID: OfferID?
+    /// `offerPeriod`: the whole offer's duration (one period of the offer times its count).
+    public var offerPeriod: SubscriptionPeriod?
+    /// `billingPlanType`, for subscriptions of products that offer the monthly plan.
+    public var billingPlan: BillingPlanType?
+    /// `commitmentInfo`: where a monthly-plan period sits in its commitment.
+    public var commitment: TransactionCommitment?
+
     public enum Reason: String, Hashable, Sendable, Codable {
         case purchase, renewal
     }
 
+    /// `offerDiscountType`: an offer's payment mode, or `oneTime` for an offer code of a
+    /// consumable, non-consumable or non-renewing subscription.
     public enum OfferKind: String, Hashable, Sendable, Codable {
-        case freeTrial, payAsYouGo, payUpFront
+        case freeTrial, payAsYouGo, payUpFront, oneTime
+
+        /// The App Store Server API's spelling.
+        public var discountType: String {
+            switch self {
+            case .freeTrial: return "FREE_TRIAL"
+            case .payAsYouGo: return "PAY_AS_YOU_GO"
+            case .payUpFront: return "PAY_UP_FRONT"
+            case .oneTime: return "ONE_TIME"
+            }
+        }
+
+        /// The payment mode of a subscription offer's terms.
+        public init(_ mode: OfferTerms.PaymentMode) {
+            switch mode {
+            case .freeTrial: self = .freeTrial
+            case .payAsYouGo: self = .payAsYouGo
+            case .payUpFront: self = .payUpFront
+            }
+        }
     }
 
     public init(
@@ -62,7 +99,9 @@ public struct Transaction: Hashable, Sendable, Codable {
         storefront: String, price: Price, currency: String, charged: Bool, downloads: [Download] = [],
         expiresDate: Timestamp? = nil, webOrderLineItemID: UInt64? = nil, revocationDate: Timestamp? = nil,
         revocationReason: Int? = nil, isUpgraded: Bool = false, offer: OfferKind? = nil, reason: Reason = .purchase,
-        subscriptionGroup: String? = nil, upgradeCredit: Price? = nil, isDeleted: Bool = false
+        subscriptionGroup: String? = nil, upgradeCredit: Price? = nil, isDeleted: Bool = false, offerType: OfferType? = nil,
+        offerID: OfferID? = nil, offerPeriod: SubscriptionPeriod? = nil, billingPlan: BillingPlanType? = nil,
+        commitment: TransactionCommitment? = nil
     ) {
         self.id = id
         self.originalID = originalID
@@ -89,6 +128,11 @@ public struct Transaction: Hashable, Sendable, Codable {
         self.subscriptionGroup = subscriptionGroup
         self.upgradeCredit = upgradeCredit
         self.isDeleted = isDeleted
+        self.offerType = offerType ?? (offer != nil ? .introductory : nil)
+        self.offerID = offerID
+        self.offerPeriod = offerPeriod
+        self.billingPlan = billingPlan
+        self.commitment = commitment
     }
 
     /// Purchased or restored: the app has the product to deliver.

@@ -15,6 +15,8 @@ public struct InAppPurchaseReceipt: Hashable, Sendable {
     public var cancellationDate: Timestamp?
     public var isTrialPeriod: Bool?
     public var isInIntroOfferPeriod: Bool?
+    /// The promotional offer the period was bought under (1721, `promotional_offer_id`).
+    public var promotionalOfferID: String?
     /// Attributes of types iapctl does not model, kept as read.
     public var otherAttributes: [ReceiptAttribute]
 
@@ -22,7 +24,7 @@ public struct InAppPurchaseReceipt: Hashable, Sendable {
         quantity: Int? = nil, productID: String? = nil, transactionID: String? = nil, originalTransactionID: String? = nil,
         purchaseDate: Timestamp? = nil, originalPurchaseDate: Timestamp? = nil, expiresDate: Timestamp? = nil,
         webOrderLineItemID: Int64? = nil, cancellationDate: Timestamp? = nil, isTrialPeriod: Bool? = nil,
-        isInIntroOfferPeriod: Bool? = nil, otherAttributes: [ReceiptAttribute] = []
+        isInIntroOfferPeriod: Bool? = nil, promotionalOfferID: String? = nil, otherAttributes: [ReceiptAttribute] = []
     ) {
         self.quantity = quantity
         self.productID = productID
@@ -35,6 +37,7 @@ public struct InAppPurchaseReceipt: Hashable, Sendable {
         self.cancellationDate = cancellationDate
         self.isTrialPeriod = isTrialPeriod
         self.isInIntroOfferPeriod = isInIntroOfferPeriod
+        self.promotionalOfferID = promotionalOfferID
         self.otherAttributes = otherAttributes
     }
 

@@ -39,4 +39,8 @@ enum ReceiptField {
     /// receipt libraries; iapctl writes it for auto-renewable subscriptions.
     static let isTrialPeriod = 1713
     static let isInIntroOfferPeriod = 1719
+    /// `promotional_offer_id`: "Subscription Offer Identifier ... ASN.1 Field Type 1721,
+    /// UTF8STRING" (Apple's "Receipt Fields"), the identifier of the promotional offer a
+    /// subscription period was bought under.
+    static let promotionalOfferID = 1721
 }

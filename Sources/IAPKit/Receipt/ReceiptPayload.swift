@@ -52,6 +52,7 @@ enum ReceiptPayload {
         w.date(ReceiptField.cancellationDate, p.cancellationDate)
         if let b = p.isTrialPeriod { w.integer(ReceiptField.isTrialPeriod, b ? 1 : 0) }
         if let b = p.isInIntroOfferPeriod { w.integer(ReceiptField.isInIntroOfferPeriod, b ? 1 : 0) }
+        if let id = p.promotionalOfferID { w.text(ReceiptField.promotionalOfferID, .utf8String, id) }
         for other in p.otherAttributes { w.raw(other.type, other.value, version: other.version) }
     }
 
@@ -119,6 +120,7 @@ enum ReceiptPayload {
             case ReceiptField.cancellationDate: p.cancellationDate = try date(value, inner)
             case ReceiptField.isTrialPeriod: p.isTrialPeriod = try integer(value, inner) != 0
             case ReceiptField.isInIntroOfferPeriod: p.isInIntroOfferPeriod = try integer(value, inner) != 0
+            case ReceiptField.promotionalOfferID: p.promotionalOfferID = try string(value, inner)
             default: p.otherAttributes.append(ReceiptAttribute(type: type, version: version, value: value))
             }
         }

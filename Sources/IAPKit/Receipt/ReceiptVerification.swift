@@ -185,7 +185,13 @@ public enum ReceiptVerification {
             w.string(Base64.encode(der))
             w.key("pending_renewal_info")
             w.beginArray()
-            for s in state.subscriptions.values.sorted(by: { $0.originalID < $1.originalID }) { renewal(s, &w) }
+            for s in state.subscriptions.values.sorted(by: { $0.originalID < $1.originalID }) {
+                let storefront = known[s.latestID.description]?.storefront ?? state.settings.storefront
+                let info = RenewalInfo(
+                    s, offers: state.offers.subscriptions[s.originalID], storefront: storefront, catalog: session.catalog,
+                    now: state.clock)
+                renewal(s, offer: info.renewalOffer, &w)
+            }
             w.endArray()
         }
         w.key("status")
@@ -208,6 +214,12 @@ public enum ReceiptVerification {
         if let id = p.webOrderLineItemID { pair("web_order_line_item_id", String(id), &w) }
         pair("is_trial_period", (p.isTrialPeriod ?? false) ? "true" : "false", &w)
         if let intro = p.isInIntroOfferPeriod { pair("is_in_intro_offer_period", intro ? "true" : "false", &w) }
+        if let id = p.promotionalOfferID { pair("promotional_offer_id", id, &w) }
+        // "When a customer successfully redeems an offer code, this field is present in the
+        // receipt and contains the reference name of the offer" (App Store Receipts,
+        // offer_code_ref_name); the receipt file has no attribute for it, so it comes from the
+        // store's transaction.
+        if let t, t.offerType == .code, let name = t.offerID { pair("offer_code_ref_name", name.rawValue, &w) }
         if let d = p.cancellationDate ?? t?.revocationDate {
             dates("cancellation_date", d, &w)
             pair("cancellation_reason", String(t?.revocationReason ?? 0), &w)
@@ -218,16 +230,21 @@ public enum ReceiptVerification {
         w.endObject()
     }
 
-    /// One `pending_renewal_info` entry, from the store's subscription record.
-    static func renewal(_ s: Subscription, _ w: inout JSONWriter) {
+    /// One `pending_renewal_info` entry, from the store's subscription record, with the offer
+    /// the next renewal applies (`offer`, as signed renewal info reports it): an offer code's
+    /// `offer_code_ref_name` or a promotional offer's `promotional_offer_id` (App Store
+    /// Receipts, responseBody.Pending_renewal_info).
+    static func renewal(_ s: Subscription, offer: RenewalOffer?, _ w: inout JSONWriter) {
         w.beginObject()
         pair("auto_renew_product_id", s.renewalProductID.rawValue, &w)
         pair("auto_renew_status", s.autoRenew ? "1" : "0", &w)
         if let intent = s.expirationIntent { pair("expiration_intent", String(intent.rawValue), &w) }
         if let grace = s.gracePeriodExpiresDate { dates("grace_period_expires_date", grace, &w) }
         pair("is_in_billing_retry_period", s.isInBillingRetry ? "1" : "0", &w)
+        if let offer, offer.type == .code, let name = offer.id { pair("offer_code_ref_name", name.rawValue, &w) }
         pair("original_transaction_id", s.originalID.description, &w)
         pair("product_id", s.productID.rawValue, &w)
+        if let offer, offer.type == .promotional, let id = offer.id { pair("promotional_offer_id", id.rawValue, &w) }
         w.endObject()
     }
 

@@ -23,14 +23,25 @@ public enum StoreReceipt {
     }
 
     /// The in-app entry of a listed transaction.
+    ///
+    /// `is_trial_period` and `is_in_intro_offer_period` report the introductory offer only (a
+    /// free trial; pay as you go or pay up front): Apple's receipts are how apps decide
+    /// introductory eligibility ("If a previous subscription period in the receipt has the value
+    /// true for either the is_trial_period or is_in_intro_offer_period keys, the user isn't
+    /// eligible for a free trial or introductory price within that subscription group", App Store
+    /// Receipts, is_in_intro_offer_period), and a promotional offer, offer code or win-back
+    /// offer leaves the customer eligible. A promotional offer's period carries its identifier
+    /// (1721, `promotional_offer_id`).
     public static func entry(_ t: Transaction) -> InAppPurchaseReceipt {
         let subscription = t.productType == .autoRenewable
+        let intro = subscription && t.offerType == .introductory
         return InAppPurchaseReceipt(
             quantity: t.quantity, productID: t.productID.rawValue, transactionID: t.id.description,
             originalTransactionID: t.originalID.description, purchaseDate: t.date, originalPurchaseDate: t.originalDate,
             expiresDate: t.expiresDate, webOrderLineItemID: t.webOrderLineItemID.map { Int64(truncatingIfNeeded: $0) },
-            cancellationDate: t.revocationDate, isTrialPeriod: subscription ? t.offer == .freeTrial : nil,
-            isInIntroOfferPeriod: subscription ? (t.offer == .payAsYouGo || t.offer == .payUpFront) : nil)
+            cancellationDate: t.revocationDate, isTrialPeriod: subscription ? intro && t.offer == .freeTrial : nil,
+            isInIntroOfferPeriod: subscription ? intro && (t.offer == .payAsYouGo || t.offer == .payUpFront) : nil,
+            promotionalOfferID: subscription && t.offerType == .promotional ? t.offerID?.rawValue : nil)
     }
 
     /// The payload for `state` with these in-app entries (in the order given), created now.

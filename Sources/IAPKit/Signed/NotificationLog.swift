@@ -2,7 +2,7 @@ import IAPJSON
 import IAPTime
 
 /// The App Store Server Notifications V2 of a store: one signed notification for each event
-/// whose `EventKind.serverNotification` is not nil (SUBSCRIBED, DID_RENEW,
+/// whose `EventKind.serverNotification` is not nil (SUBSCRIBED, OFFER_REDEEMED, DID_RENEW,
 /// DID_CHANGE_RENEWAL_PREF, DID_CHANGE_RENEWAL_STATUS, DID_FAIL_TO_RENEW, GRACE_PERIOD_EXPIRED,
 /// EXPIRED, REFUND, ONE_TIME_CHARGE), made from the event log alone.
 ///
@@ -55,8 +55,10 @@ public struct NotificationLog {
         /// When paid service last ended, as of the latest snapshot.
         var paidEnd: Timestamp?
         var revokedAt: Timestamp?
-        /// Pay-as-you-go introductory periods still to come.
+        /// Pay-as-you-go offer periods still to come.
         var offerPeriodsLeft = 0
+        /// The subscription's offers, as the latest `subscriptionOffersChanged` showed them.
+        var offers: SubscriptionOfferState?
     }
 
     /// What the log needs of one event: the notification it maps to (`EventKind.serverNotification`),
@@ -80,6 +82,8 @@ public struct NotificationLog {
         var transaction: Transaction? = nil
         var renewal: Renewal? = nil
         var environment: ReceiptEnvironment? = nil
+        /// A subscription's offers changed (`subscriptionOffersChanged`).
+        var offers: (original: TransactionID, state: SubscriptionOfferState)? = nil
 
         init(seq: UInt64, date: Timestamp, role: Role) {
             self.seq = seq
@@ -113,11 +117,17 @@ public struct NotificationLog {
             case .renewalPreferenceChanged(let s, _, _), .autoRenewStatusChanged(let s), .renewalFailed(let s),
                 .gracePeriodExpired(let s), .subscriptionExpired(let s):
                 renewal = Renewal(s)
+            case .offerRedeemed(let t, let s, _, _):
+                transaction = t
+                renewal = Renewal(s)
+            case .subscriptionOffersChanged(let original, let state):
+                offers = (original, state)
+                return
             case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
                 .restoreFinished, .restoreFailed, .appLaunched, .download, .contentDownload, .storePayment,
                 .transactionFinishPostponed, .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded,
                 .faultFired, .faultsCleared, .productConsumed, .receipt, .clockAdvanced, .transactionDeleted,
-                .transactionsCleared:
+                .transactionsCleared, .offerKeyAdded, .offerKeyRemoved:
                 return nil
             }
             notification = e.kind.serverNotification
@@ -253,6 +263,10 @@ public struct NotificationLog {
             environment = env
             return
         }
+        if let offers = entry.offers {
+            subscriptions[offers.original, default: Tracked()].offers = offers.state
+            return
+        }
         guard let n = entry.notification else { return }
         let seq = entry.seq
         let date = entry.date
@@ -260,7 +274,7 @@ public struct NotificationLog {
         var latest = entry.transaction
         if let renewal = entry.renewal {
             latest = try track(renewal, role: entry.role, subtype: n.subtype, transaction: entry.transaction)
-            info = renewalInfo(renewal)
+            info = renewalInfo(renewal, at: date)
         }
         guard seq > since else { return }
         guard let subject = latest else {
@@ -327,44 +341,31 @@ public struct NotificationLog {
     /// period under the offer leaves `numberOfPeriods - 1`, each renewal under it one fewer).
     private func offerPeriods(opening t: Transaction, after previous: Transaction?, left: Int) -> Int {
         guard t.offer == .payAsYouGo else { return 0 }
-        if t.reason == .renewal, previous?.offer == .payAsYouGo, previous?.productID == t.productID { return max(0, left - 1) }
-        return max(0, (session.catalog[t.productID]?.introductoryOffer?.numberOfPeriods ?? 1) - 1)
+        if t.reason == .renewal, let previous, previous.offer == .payAsYouGo, previous.productID == t.productID,
+            previous.offerType == t.offerType, previous.offerID == t.offerID, left > 0
+        {
+            return left - 1
+        }
+        let ref = SubscriptionOfferState.OfferRef(
+            type: t.offerType ?? .introductory, id: t.offerID, product: t.productID, billingPlan: t.billingPlan ?? .upFront)
+        return max(0, (SubscriptionTerms.terms(of: ref, in: session.catalog)?.numberOfPeriods ?? 1) - 1)
     }
 
     /// The renewal info of an event's snapshot (`SubscriptionJSON.writeRenewalInfo`), with what
     /// the log tells about the series start and the next period's price.
-    private func renewalInfo(_ r: Renewal) -> RenewalInfo {
-        let original = r.original
-        let product = r.product.rawValue
-        let renewalProduct = r.renewalProduct.rawValue
-        let status = r.status
-        let tracked = subscriptions[original]
+    private func renewalInfo(_ r: Renewal, at date: Timestamp) -> RenewalInfo {
+        let tracked = subscriptions[r.original]
         let latest = tracked?.latest
         let storefront = latest?.storefront ?? session.state.settings.storefront
-        var price: Price?
-        var currency: String?
-        var offer: Transaction.OfferKind?
-        if let p = session.catalog[ProductID(renewalProduct)], let regular = p.price(in: storefront),
-            let shop = Storefront.named(storefront)
-        {
-            price = regular
-            currency = shop.currency
-            if p.id.rawValue == product, (tracked?.offerPeriodsLeft ?? 0) > 0, let intro = p.introductoryOffer,
-                intro.paymentMode == .payAsYouGo, let introPrice = intro.price(in: storefront)
-            {
-                price = introPrice
-                offer = .payAsYouGo
-            }
-        }
         return RenewalInfo(
-            originalTransactionID: original, productID: r.product, autoRenewProductID: r.renewalProduct,
-            autoRenew: r.autoRenew, expirationIntent: r.expirationIntent,
-            isInBillingRetryPeriod: status == .active ? nil : r.isInBillingRetry,
-            gracePeriodExpiresDate: r.gracePeriodExpires,
-            renewalOffer: offer, renewalPrice: price, currency: currency,
-            recentSubscriptionStartDate: tracked?.recentStart ?? latest?.originalDate ?? r.expires,
-            renewalDate: r.expires, appAccountToken: AppAccountToken.token(for: latest?.userID),
-            status: status)
+            snapshot: RenewalInfo.Snapshot(
+                original: r.original, product: r.product, renewalProduct: r.renewalProduct, autoRenew: r.autoRenew,
+                status: r.status, expirationIntent: r.expirationIntent, isInBillingRetry: r.isInBillingRetry,
+                gracePeriodExpires: r.gracePeriodExpires, expires: r.expires, currentOffer: latest?.offer,
+                offerPeriodsLeft: tracked?.offerPeriodsLeft ?? 0,
+                recentStart: tracked?.recentStart ?? latest?.originalDate ?? r.expires,
+                userID: latest?.userID),
+            offers: tracked?.offers, storefront: storefront, catalog: session.catalog, now: date)
     }
 
     /// The API status of a `Subscription.Status` name as events spell it.

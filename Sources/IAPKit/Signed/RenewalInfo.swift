@@ -24,8 +24,10 @@ public struct RenewalInfo: Hashable, Sendable {
     public var isInBillingRetryPeriod: Bool?
     /// `gracePeriodExpiresDate`, while in the Billing Grace Period.
     public var gracePeriodExpiresDate: Timestamp?
-    /// The offer the next period renews under: the rest of a pay-as-you-go introductory offer.
-    public var renewalOffer: Transaction.OfferKind?
+    /// The offer the next period renews under (`offerType`, `offerIdentifier`,
+    /// `offerDiscountType`, `offerPeriod`): the rest of a pay-as-you-go offer, or an offer
+    /// redeemed for the renewal ("the offer applying at the next renewal").
+    public var renewalOffer: RenewalOffer?
     /// `renewalPrice` (milliunits) and `currency` of the next period, when the renewal product is
     /// priced in the storefront.
     public var renewalPrice: Price?
@@ -37,6 +39,14 @@ public struct RenewalInfo: Hashable, Sendable {
     public var renewalDate: Timestamp
     /// `appAccountToken`, when the subscriber's user id is a UUID.
     public var appAccountToken: String?
+    /// `eligibleWinBackOfferIds`, for a subscription that has churned: the win-back offers the
+    /// customer may redeem, best first (left out when there are none).
+    public var eligibleWinBackOfferIDs: [OfferID] = []
+    /// `renewalBillingPlanType` and `commitmentInfo`, while the subscription is in a commitment:
+    /// "they are only present in the renewal info when the subscription is currently in a
+    /// commitment" (WWDC26 "What's new in Apple In-App Purchase").
+    public var renewalBillingPlan: BillingPlanType?
+    public var commitment: RenewalCommitment?
     /// The subscription's status (the App Store Server API's `status`; a notification's
     /// `data.status`).
     public var status: SubscriptionStatus
@@ -44,7 +54,7 @@ public struct RenewalInfo: Hashable, Sendable {
     public init(
         originalTransactionID: TransactionID, productID: ProductID, autoRenewProductID: ProductID, autoRenew: Bool,
         expirationIntent: Int?, isInBillingRetryPeriod: Bool?, gracePeriodExpiresDate: Timestamp?,
-        renewalOffer: Transaction.OfferKind?, renewalPrice: Price?, currency: String?, recentSubscriptionStartDate: Timestamp,
+        renewalOffer: RenewalOffer?, renewalPrice: Price?, currency: String?, recentSubscriptionStartDate: Timestamp,
         renewalDate: Timestamp, appAccountToken: String?, status: SubscriptionStatus
     ) {
         self.originalTransactionID = originalTransactionID
@@ -64,31 +74,160 @@ public struct RenewalInfo: Hashable, Sendable {
     }
 
     /// The renewal info of a subscription as the engine holds it now. The next period's price is
-    /// what `renew` would charge: the renewal product in the storefront of the current period's
-    /// transaction (`storefront`), under the rest of a pay-as-you-go offer if one is running.
+    /// what `renew` would charge (`SubscriptionTerms.renewal`): the renewal product in the
+    /// storefront of the current period's transaction (`storefront`), under the offer the renewal
+    /// applies; `offers` is the subscription's offer state, `now` the store's clock (for the
+    /// win-back offers it may redeem).
+    public init(
+        _ sub: Subscription, offers: SubscriptionOfferState?, storefront: String, catalog: Catalog, now: Timestamp
+    ) {
+        self.init(
+            snapshot: Snapshot(
+                original: sub.originalID, product: sub.productID, renewalProduct: sub.renewalProductID, autoRenew: sub.autoRenew,
+                status: SubscriptionStatus(sub.status), expirationIntent: sub.expirationIntent?.rawValue,
+                isInBillingRetry: sub.isInBillingRetry, gracePeriodExpires: sub.gracePeriodExpiresDate, expires: sub.expiresDate,
+                currentOffer: sub.offer, offerPeriodsLeft: sub.offerPeriodsLeft,
+                recentStart: sub.recentStartDate ?? sub.originalDate, userID: sub.userID),
+            offers: offers, storefront: storefront, catalog: catalog, now: now)
+    }
+
+    /// The renewal info of a subscription without offer state (a store from before iapctl
+    /// recorded offers), at its own expiry.
     public init(_ sub: Subscription, storefront: String, catalog: Catalog) {
+        self.init(sub, offers: nil, storefront: storefront, catalog: catalog, now: sub.expiresDate)
+    }
+
+    /// What renewal info is made of: a subscription as the engine holds it, or as an event's
+    /// snapshot shows it (`NotificationLog`).
+    public struct Snapshot: Sendable {
+        public var original: TransactionID
+        public var product: ProductID
+        public var renewalProduct: ProductID
+        public var autoRenew: Bool
+        public var status: SubscriptionStatus
+        public var expirationIntent: Int?
+        public var isInBillingRetry: Bool
+        public var gracePeriodExpires: Timestamp?
+        public var expires: Timestamp
+        /// The payment mode of the offer the current period is under, and pay-as-you-go periods left.
+        public var currentOffer: Transaction.OfferKind?
+        public var offerPeriodsLeft: Int
+        public var recentStart: Timestamp
+        public var userID: UserID?
+
+        public init(
+            original: TransactionID, product: ProductID, renewalProduct: ProductID, autoRenew: Bool, status: SubscriptionStatus,
+            expirationIntent: Int?, isInBillingRetry: Bool, gracePeriodExpires: Timestamp?, expires: Timestamp,
+            currentOffer: Transaction.OfferKind?, offerPeriodsLeft: Int, recentStart: Timestamp, userID: UserID?
+        ) {
+            self.original = original
+            self.product = product
+            self.renewalProduct = renewalProduct
+            self.autoRenew = autoRenew
+            self.status = status
+            self.expirationIntent = expirationIntent
+            self.isInBillingRetry = isInBillingRetry
+            self.gracePeriodExpires = gracePeriodExpires
+            self.expires = expires
+            self.currentOffer = currentOffer
+            self.offerPeriodsLeft = offerPeriodsLeft
+            self.recentStart = recentStart
+            self.userID = userID
+        }
+    }
+
+    /// The renewal info of a snapshot. Within the monthly plan's commitment the next billing
+    /// period is the current product and will renew (`autoRenewStatus` 1: "whether the next
+    /// billing period will renew"), and `commitmentInfo` says what happens when the commitment
+    /// ends (`commitmentAutoRenewStatus`: the auto-renew setting, off once the customer turned it
+    /// off).
+    public init(snapshot s: Snapshot, offers: SubscriptionOfferState?, storefront: String, catalog: Catalog, now: Timestamp) {
+        let committed = offers?.isCommitted ?? false
+        let next = committed ? s.product : s.renewalProduct
         var price: Price?
         var currency: String?
-        var offer: Transaction.OfferKind?
-        if let product = catalog[sub.renewalProductID], let regular = product.price(in: storefront),
-            let shop = Storefront.named(storefront)
-        {
-            price = regular
+        var offer: RenewalOffer?
+        if let product = catalog[next], product.price(in: storefront) != nil, let shop = Storefront.named(storefront) {
+            let terms = SubscriptionTerms.renewal(
+                current: s.product, currentOffer: s.currentOffer, offerPeriodsLeft: s.offerPeriodsLeft, offers: offers,
+                product: product, catalog: catalog, storefront: storefront)
+            price = terms.price
             currency = shop.currency
-            if product.id == sub.productID, sub.offerPeriodsLeft > 0, let intro = product.introductoryOffer,
-                intro.paymentMode == .payAsYouGo, let introPrice = intro.price(in: storefront)
-            {
-                price = introPrice
-                offer = .payAsYouGo
+            if let kind = terms.offer {
+                offer = RenewalOffer(
+                    type: terms.offerRef?.type ?? .introductory, id: terms.offerRef?.id, kind: kind, period: terms.offerPeriod)
             }
         }
+        let churned = s.status == .expired && !s.autoRenew
+        let active = s.status == .active
         self.init(
-            originalTransactionID: sub.originalID, productID: sub.productID, autoRenewProductID: sub.renewalProductID,
-            autoRenew: sub.autoRenew, expirationIntent: sub.expirationIntent?.rawValue,
-            isInBillingRetryPeriod: sub.status == .active ? nil : sub.isInBillingRetry,
-            gracePeriodExpiresDate: sub.gracePeriodExpiresDate, renewalOffer: offer, renewalPrice: price, currency: currency,
-            recentSubscriptionStartDate: sub.recentStartDate ?? sub.originalDate, renewalDate: sub.expiresDate,
-            appAccountToken: AppAccountToken.token(for: sub.userID), status: SubscriptionStatus(sub.status))
+            originalTransactionID: s.original, productID: s.product, autoRenewProductID: next,
+            autoRenew: s.autoRenew || (committed && active), expirationIntent: s.expirationIntent,
+            isInBillingRetryPeriod: active ? nil : s.isInBillingRetry, gracePeriodExpiresDate: s.gracePeriodExpires,
+            renewalOffer: offer,
+            renewalPrice: price, currency: currency, recentSubscriptionStartDate: s.recentStart, renewalDate: s.expires,
+            appAccountToken: AppAccountToken.token(for: s.userID), status: s.status)
+        if let product = catalog[s.product] {
+            eligibleWinBackOfferIDs = WinBackEligibility.eligible(
+                product,
+                for: WinBackEligibility.Subscriber(
+                    churned: churned, paidSince: s.recentStart, paidUntil: s.expires,
+                    redemptions: offers?.winBackRedemptions ?? [:]),
+                at: now)
+        }
+        if let offers, let c = offers.commitment, active {
+            renewalBillingPlan = offers.renewalBillingPlan
+            var commitmentPrice: Price?
+            if let product = catalog[s.renewalProduct] {
+                commitmentPrice =
+                    offers.renewalBillingPlan == .monthly
+                    ? product.offers.billingPlan(.monthly)?.commitmentPrice(in: storefront) : product.price(in: storefront)
+            }
+            commitment = RenewalCommitment(
+                autoRenewProductID: s.renewalProduct, autoRenew: s.autoRenew, renewalBillingPlan: offers.renewalBillingPlan,
+                renewalDate: c.expiresDate, renewalPrice: commitmentPrice)
+        }
+    }
+}
+
+/// The offer the next period renews under, as renewal information reports it.
+public struct RenewalOffer: Hashable, Sendable {
+    /// `offerType`.
+    public var type: OfferType
+    /// `offerIdentifier` (nil for an introductory offer).
+    public var id: OfferID?
+    /// `offerDiscountType`.
+    public var kind: Transaction.OfferKind
+    /// `offerPeriod`: the offer's whole duration.
+    public var period: SubscriptionPeriod?
+
+    public init(type: OfferType, id: OfferID?, kind: Transaction.OfferKind, period: SubscriptionPeriod?) {
+        self.type = type
+        self.id = id
+        self.kind = kind
+        self.period = period
+    }
+}
+
+/// The App Store Server API's `RenewalCommitmentInfo`: how the subscription renews when its
+/// commitment ends (`commitmentAutoRenewProductId`, `commitmentAutoRenewStatus`,
+/// `commitmentRenewalBillingPlanType`, `commitmentRenewalDate`, `commitmentRenewalPrice`).
+public struct RenewalCommitment: Hashable, Sendable {
+    public var autoRenewProductID: ProductID
+    public var autoRenew: Bool
+    public var renewalBillingPlan: BillingPlanType
+    public var renewalDate: Timestamp
+    public var renewalPrice: Price?
+
+    public init(
+        autoRenewProductID: ProductID, autoRenew: Bool, renewalBillingPlan: BillingPlanType, renewalDate: Timestamp,
+        renewalPrice: Price?
+    ) {
+        self.autoRenewProductID = autoRenewProductID
+        self.autoRenew = autoRenew
+        self.renewalBillingPlan = renewalBillingPlan
+        self.renewalDate = renewalDate
+        self.renewalPrice = renewalPrice
     }
 }
 

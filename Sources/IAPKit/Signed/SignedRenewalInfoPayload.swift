@@ -7,7 +7,9 @@ import IAPJSON
 /// `originalTransactionId`, `autoRenewProductId`, `productId`, `autoRenewStatus`,
 /// `isInBillingRetryPeriod`, `gracePeriodExpiresDate`, `offerType`, `renewalPrice`, `currency`,
 /// `signedDate`, `environment`, `recentSubscriptionStartDate`, `renewalDate`,
-/// `offerDiscountType`, `appAccountToken`; absent fields are left out. `autoRenewStatus` is an
+/// `offerDiscountType`, `appAccountToken`, then the offer fields `offerIdentifier`,
+/// `eligibleWinBackOfferIds`, `offerPeriod`, `renewalBillingPlanType` and `commitmentInfo`;
+/// absent fields are left out. `autoRenewStatus` is an
 /// integer (0 off, 1 on), dates are milliseconds since 1970, `renewalPrice` is in milliunits.
 public enum SignedRenewalInfoPayload {
     public static func write(_ r: RenewalInfo, context: SignedDataContext, into w: inout JSONWriter) {
@@ -32,9 +34,9 @@ public enum SignedRenewalInfoPayload {
             w.key("gracePeriodExpiresDate")
             w.int(grace.milliseconds)
         }
-        if r.renewalOffer != nil {
+        if let offer = r.renewalOffer {
             w.key("offerType")
-            w.int(OfferFields.introductoryOfferType)
+            w.int(offer.type.rawValue)
         }
         if let price = r.renewalPrice, let currency = r.currency {
             w.key("renewalPrice")
@@ -52,11 +54,46 @@ public enum SignedRenewalInfoPayload {
         w.int(r.renewalDate.milliseconds)
         if let offer = r.renewalOffer {
             w.key("offerDiscountType")
-            w.string(OfferFields.discountType(offer))
+            w.string(offer.kind.discountType)
         }
         if let token = r.appAccountToken {
             w.key("appAccountToken")
             w.string(token)
+        }
+        if let id = r.renewalOffer?.id {
+            w.key("offerIdentifier")
+            w.string(id.rawValue)
+        }
+        if !r.eligibleWinBackOfferIDs.isEmpty {
+            w.key("eligibleWinBackOfferIds")
+            w.beginArray()
+            for id in r.eligibleWinBackOfferIDs { w.string(id.rawValue) }
+            w.endArray()
+        }
+        if let period = r.renewalOffer?.period {
+            w.key("offerPeriod")
+            w.string(period.iso8601)
+        }
+        if let plan = r.renewalBillingPlan {
+            w.key("renewalBillingPlanType")
+            w.string(plan.serverName)
+        }
+        if let c = r.commitment {
+            w.key("commitmentInfo")
+            w.beginObject()
+            w.key("commitmentAutoRenewProductId")
+            w.string(c.autoRenewProductID.rawValue)
+            w.key("commitmentAutoRenewStatus")
+            w.int(c.autoRenew ? 1 : 0)
+            w.key("commitmentRenewalBillingPlanType")
+            w.string(c.renewalBillingPlan.serverName)
+            w.key("commitmentRenewalDate")
+            w.int(c.renewalDate.milliseconds)
+            if let price = c.renewalPrice {
+                w.key("commitmentRenewalPrice")
+                w.int(price.milliunits)
+            }
+            w.endObject()
         }
         w.endObject()
     }

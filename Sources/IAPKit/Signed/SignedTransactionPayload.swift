@@ -11,9 +11,11 @@ import IAPJSON
 /// subscriptions only ("expiresDate: the UNIX time, in milliseconds, the subscription expires or
 /// renews"); `appAccountToken` only when the user id is a UUID (`AppAccountToken`);
 /// `revocationDate` and `revocationReason` only after a refund; `isUpgraded` only when true;
-/// `offerType` (1, an introductory offer: the only offer kind the catalog has) and
-/// `offerDiscountType` (FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT) only for a period bought under an
-/// offer. Keys follow the order of the App Store's own payloads (`transactionId`,
+/// `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back), `offerIdentifier`
+/// (all but introductory offers), `offerDiscountType` (FREE_TRIAL, PAY_AS_YOU_GO, PAY_UP_FRONT,
+/// ONE_TIME for an offer code of a one-time purchase) and `offerPeriod` only for a period bought
+/// under an offer; `billingPlanType` for subscriptions of products that offer the monthly plan,
+/// and `commitmentInfo` for a monthly-plan period. Keys follow the order of the App Store's own payloads (`transactionId`,
 /// `originalTransactionId`, `webOrderLineItemId`, `bundleId`, `productId`,
 /// `subscriptionGroupIdentifier`, `purchaseDate`, `originalPurchaseDate`, `expiresDate`,
 /// `quantity`, `type`, `appAccountToken`, `inAppOwnershipType`, `signedDate`, ..., `environment`,
@@ -75,9 +77,13 @@ public enum SignedTransactionPayload {
             w.key("isUpgraded")
             w.bool(true)
         }
-        if t.offer != nil {
+        if let type = t.offerType {
             w.key("offerType")
-            w.int(OfferFields.introductoryOfferType)
+            w.int(type.rawValue)
+        }
+        if let id = t.offerID {
+            w.key("offerIdentifier")
+            w.string(id.rawValue)
         }
         w.key("environment")
         w.string(context.environmentName)
@@ -95,7 +101,28 @@ public enum SignedTransactionPayload {
         w.string(t.currency)
         if let offer = t.offer {
             w.key("offerDiscountType")
-            w.string(OfferFields.discountType(offer))
+            w.string(offer.discountType)
+        }
+        if let period = t.offerPeriod {
+            w.key("offerPeriod")
+            w.string(period.iso8601)
+        }
+        if let plan = t.billingPlan {
+            w.key("billingPlanType")
+            w.string(plan.serverName)
+        }
+        if let c = t.commitment {
+            w.key("commitmentInfo")
+            w.beginObject()
+            w.key("billingPeriodNumber")
+            w.int(c.billingPeriodNumber)
+            w.key("commitmentExpiresDate")
+            w.int(c.expiresDate.milliseconds)
+            w.key("commitmentPrice")
+            w.int(c.price.milliunits)
+            w.key("totalBillingPeriods")
+            w.int(c.totalBillingPeriods)
+            w.endObject()
         }
         w.endObject()
     }
@@ -105,22 +132,5 @@ public enum SignedTransactionPayload {
         var w = JSONWriter(capacity: 768)
         write(t, context: context, into: &w)
         return w.bytes
-    }
-}
-
-/// How the catalog's introductory offers appear in signed data.
-enum OfferFields {
-    /// `offerType` 1: "An introductory offer" (App Store Server API, offerType; 2 is a promotional
-    /// offer, 3 an offer code, 4 a win-back offer, none of which the catalog has).
-    static let introductoryOfferType = 1
-
-    /// `offerDiscountType`: "The payment mode you configure for the offer" (App Store Server API,
-    /// offerDiscountType): FREE_TRIAL, PAY_AS_YOU_GO or PAY_UP_FRONT.
-    static func discountType(_ offer: Transaction.OfferKind) -> String {
-        switch offer {
-        case .freeTrial: return "FREE_TRIAL"
-        case .payAsYouGo: return "PAY_AS_YOU_GO"
-        case .payUpFront: return "PAY_UP_FRONT"
-        }
     }
 }

@@ -50,6 +50,8 @@ public struct StoreTransactionSigner: TransactionSigner {
         }
         var shop = storefront
         if shop == nil { shop = try session.transaction(sub.latestID)?.storefront }
-        return RenewalInfo(sub, storefront: shop ?? session.state.settings.storefront, catalog: session.catalog)
+        return RenewalInfo(
+            sub, offers: session.state.offers.subscriptions[original], storefront: shop ?? session.state.settings.storefront,
+            catalog: session.catalog, now: session.state.clock)
     }
 }

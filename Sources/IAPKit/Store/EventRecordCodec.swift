@@ -158,6 +158,23 @@ enum EventRecordCodec {
         case .transactionsCleared(let count):
             kind(36)
             w.int(count)
+        // MARK: - Offers (150-199)
+        case .offerKeyAdded(let key):
+            kind(150)
+            w.record(key)
+        case .offerKeyRemoved(let key):
+            kind(151)
+            w.record(key)
+        case .offerRedeemed(let x, let s, let offer, let change):
+            kind(152)
+            t(x)
+            w.record(s)
+            offer.encode(into: &w)
+            w.optional(change) { $0.string($1.rawValue) }
+        case .subscriptionOffersChanged(let original, let offers):
+            kind(153)
+            w.id(original)
+            w.record(offers)
         }
     }
 
@@ -294,6 +311,20 @@ enum EventRecordCodec {
         case 36:
             guard let n = r.int() else { return nil }
             kind = .transactionsCleared(count: n)
+        case 150:
+            guard let key = r.record(OfferKeyRecord.self) else { return nil }
+            kind = .offerKeyAdded(key)
+        case 151:
+            guard let key = r.record(OfferKeyRecord.self) else { return nil }
+            kind = .offerKeyRemoved(key)
+        case 152:
+            guard let x = t(), let s = sub(), let offer = SubscriptionOfferState.OfferRef.decode(from: &r),
+                let change = r.optional({ $0.string().flatMap(GroupChange.init(rawValue:)) })
+            else { return nil }
+            kind = .offerRedeemed(x, s, offer: offer, change: change)
+        case 153:
+            guard let original = r.id(), let offers = r.record(SubscriptionOfferState.self) else { return nil }
+            kind = .subscriptionOffersChanged(original: original, offers)
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

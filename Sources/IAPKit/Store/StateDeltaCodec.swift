@@ -22,6 +22,10 @@ enum StateDeltaCodec {
         case settings, ownershipUpsert, ownershipRemove, faults, nextFaultID, storedPayments, interruptedPurchases
         case ledgerUpsert, ledgerRemove, contentDownloads, postponedFinishes, signingSHA256
         case subscriptionUpsert, subscriptionRemove, groupUpsert, groupRemove, nonRenewingUpsert, nonRenewingRemove
+        // MARK: - Offers (150-199)
+        case offerKeyUpsert = 150, offerKeyRemove = 151, spentNonceUpsert = 152, spentNonceRemove = 153
+        case subscriptionOffersUpsert = 154, subscriptionOffersRemove = 155, offerRequestUpsert = 156
+        case offerRequestRemove = 157
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -118,6 +122,20 @@ enum StateDeltaCodec {
         }
         map(o.nonRenewing, new.nonRenewing, full, upsert: .nonRenewingUpsert, remove: .nonRenewingRemove, into: &w) {
             $0.product($1)
+        }
+        if full || o.offerState != new.offerState {
+            let a = o.offers
+            let b = new.offers
+            map(a.keys, b.keys, full, upsert: .offerKeyUpsert, remove: .offerKeyRemove, into: &w) { $0.string($1) }
+            map(
+                a.spentNonces.mapValues(NonceExpiry.init), b.spentNonces.mapValues(NonceExpiry.init), full,
+                upsert: .spentNonceUpsert, remove: .spentNonceRemove, into: &w
+            ) { $0.string($1) }
+            map(
+                a.subscriptions, b.subscriptions, full, upsert: .subscriptionOffersUpsert, remove: .subscriptionOffersRemove,
+                into: &w
+            ) { $0.id($1) }
+            map(a.requests, b.requests, full, upsert: .offerRequestUpsert, remove: .offerRequestRemove, into: &w) { $0.id($1) }
         }
         tag(.end)
     }
@@ -229,6 +247,30 @@ enum StateDeltaCodec {
             case .nonRenewingRemove:
                 guard let k = r.product() else { return false }
                 s.nonRenewing[k] = nil
+            case .offerKeyUpsert:
+                guard let k = r.string(), let v = r.record(OfferKeyRecord.self) else { return false }
+                s.offers.keys[k] = v
+            case .offerKeyRemove:
+                guard let k = r.string() else { return false }
+                s.offers.keys[k] = nil
+            case .spentNonceUpsert:
+                guard let k = r.string(), let v = r.record(NonceExpiry.self) else { return false }
+                s.offers.spentNonces[k] = v.validUntil
+            case .spentNonceRemove:
+                guard let k = r.string() else { return false }
+                s.offers.spentNonces[k] = nil
+            case .subscriptionOffersUpsert:
+                guard let k = r.id(), let v = r.record(SubscriptionOfferState.self) else { return false }
+                s.offers.subscriptions[k] = v
+            case .subscriptionOffersRemove:
+                guard let k = r.id() else { return false }
+                s.offers.subscriptions[k] = nil
+            case .offerRequestUpsert:
+                guard let k = r.id(), let v = r.record(OfferRequest.self) else { return false }
+                s.offers.requests[k] = v
+            case .offerRequestRemove:
+                guard let k = r.id() else { return false }
+                s.offers.requests[k] = nil
             }
         }
     }

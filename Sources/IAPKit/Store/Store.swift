@@ -172,9 +172,19 @@ public final class Store {
         state.signingSHA256 = try StoreSigning.install(options.signing, in: self)
         unlink(indexPath)
         unlink(migratedJournalPath)
+        // The catalog's subscription offer keys (Xcode's subscriptionOffersKeyPair) join the
+        // store as `offer-key add` would add them, with their events.
+        var effects = Effects()
+        if !catalog.offerKeys.isEmpty {
+            var machine = Machine(catalog: catalog, state: state)
+            for key in catalog.offerKeys {
+                effects.merge(try machine.apply(.addOfferKey(OfferKeyRecord(key, origin: .catalog)), archive: MemoryArchive()))
+            }
+            state = machine.state
+        }
         // The creation is the journal's first commit: a frame with every field of the new state,
         // so folding the whole journal from the base state gives the store's state.
-        let (payload, _) = CommitRecord.encode(effects: Effects(), from: nil, to: state)
+        let (payload, _) = CommitRecord.encode(effects: effects, from: nil, to: state)
         let bytes = Journal.headerBytes() + Journal.frame(payload: payload)
         let journal = try PosixFile.openForWriting(journalPath, truncate: true)
         try journal.write(bytes, at: 0)

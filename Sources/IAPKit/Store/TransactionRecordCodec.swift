@@ -15,6 +15,10 @@ enum TransactionRecordCodec {
         case upgradeCredit, isDeleted
         /// A 64-hex-digit user id (an `--account` SHA-256) as its 32 raw bytes.
         case userIDRaw
+        // MARK: - Offers (150-199)
+        case offerType = 150, offerID = 151, offerPeriod = 152, billingPlan = 153
+        /// `[billing period varint][total varint][expires svarint][price svarint]` in a block.
+        case commitment = 154
     }
 
     private static let varintWire: UInt64 = 0
@@ -73,6 +77,19 @@ enum TransactionRecordCodec {
         if let g = t.subscriptionGroup { s(.subscriptionGroup, g) }
         if let c = t.upgradeCredit { sv(.upgradeCredit, c.milliunits) }
         if t.isDeleted { v(.isDeleted, 1) }
+        if let o = t.offerType, o != .introductory || t.offer == nil { v(.offerType, UInt64(o.rawValue)) }
+        if let id = t.offerID { s(.offerID, id.rawValue) }
+        if let p = t.offerPeriod { s(.offerPeriod, p.iso8601) }
+        if let b = t.billingPlan { s(.billingPlan, b.rawValue) }
+        if let c = t.commitment {
+            w.varint(Tag.commitment.rawValue << 3 | bytesWire)
+            w.block { b in
+                b.varint(UInt64(c.billingPeriodNumber))
+                b.varint(UInt64(c.totalBillingPeriods))
+                b.svarint(c.expiresDate.milliseconds)
+                b.svarint(c.price.milliunits)
+            }
+        }
     }
 
     /// One hosted download: identifier, version, state code, bytes done and total, and the
@@ -153,6 +170,11 @@ enum TransactionRecordCodec {
         var group: String?
         var credit: Int64?
         var deleted = false
+        var offerType: OfferType?
+        var offerID: String?
+        var offerPeriod: SubscriptionPeriod?
+        var billingPlan: BillingPlanType?
+        var commitment: TransactionCommitment?
         func zigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
         while !r.isAtEnd {
             guard let key = r.varint() else { return nil }
@@ -187,6 +209,9 @@ enum TransactionRecordCodec {
                 case .reason: reason = value == 1 ? .renewal : .purchase
                 case .upgradeCredit: credit = zigzag(value)
                 case .isDeleted: deleted = value != 0
+                case .offerType:
+                    guard let type = OfferType(rawValue: Int(truncatingIfNeeded: value)) else { return nil }
+                    offerType = type
                 default: break
                 }
             } else if wire == bytesWire {
@@ -195,6 +220,17 @@ enum TransactionRecordCodec {
                     var inner = ByteReader(block)
                     guard let d = decodeDownload(from: &inner) else { return nil }
                     downloads.append(d)
+                    continue
+                }
+                if tag == .commitment {
+                    guard let block = r.block() else { return nil }
+                    var inner = ByteReader(block)
+                    guard let number = inner.varint(), let total = inner.varint(), number <= 1000, total <= 1000,
+                        let expires = inner.svarint(), let price = inner.svarint()
+                    else { return nil }
+                    commitment = TransactionCommitment(
+                        billingPeriodNumber: Int(number), totalBillingPeriods: Int(total),
+                        expiresDate: Timestamp(milliseconds: expires), price: Price(milliunits: price))
                     continue
                 }
                 if tag == .userIDRaw {
@@ -213,6 +249,13 @@ enum TransactionRecordCodec {
                 case .currency: currency = text
                 case .offer: offer = Transaction.OfferKind(rawValue: text)
                 case .subscriptionGroup: group = text
+                case .offerID: offerID = text
+                case .offerPeriod:
+                    guard let period = SubscriptionPeriod(iso8601: text) else { return nil }
+                    offerPeriod = period
+                case .billingPlan:
+                    guard let plan = BillingPlanType(rawValue: text) else { return nil }
+                    billingPlan = plan
                 default: break
                 }
             } else {
@@ -239,6 +282,7 @@ enum TransactionRecordCodec {
             expiresDate: expires.map(Timestamp.init(milliseconds:)), webOrderLineItemID: webOrder,
             revocationDate: revocation.map(Timestamp.init(milliseconds:)), revocationReason: revocationReason,
             isUpgraded: upgraded, offer: offer, reason: reason, subscriptionGroup: group,
-            upgradeCredit: credit.map(Price.init(milliunits:)), isDeleted: deleted)
+            upgradeCredit: credit.map(Price.init(milliunits:)), isDeleted: deleted, offerType: offerType,
+            offerID: offerID.map(OfferID.init), offerPeriod: offerPeriod, billingPlan: billingPlan, commitment: commitment)
     }
 }

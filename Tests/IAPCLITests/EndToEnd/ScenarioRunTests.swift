@@ -17,6 +17,9 @@ struct ScenarioRunTests {
         #expect(Self.fixtures.contains("dyfstorekit-sample.iap"))
         #expect(Self.fixtures.contains("rmstore-pipeline.iap"))
         #expect(Self.fixtures.contains("bad-input.iap"))
+        for kind in ["introductory", "promotional", "codes", "win-back", "billing-plan"] {
+            #expect(Self.fixtures.contains("offers-\(kind).iap"), "one offer scenario per offer kind")
+        }
     }
 
     @Test("example scenario passes", arguments: fixtures)

@@ -24,7 +24,6 @@ struct StoreKitStorefrontTests {
         #expect(
             r.stderr == """
                 note: settings._timeRate: Xcode's subscription time rate 6 is not applied; iapctl's clock moves with 'iapctl clock advance'
-                note: subscriptionOffersKeyPair: the promotional offer signing key 'C815358F' is read but not used; iapctl does not simulate promotional offers
 
                 """, "\(r)")
     }

@@ -90,7 +90,8 @@ struct ReceiptCommandTests {
         #expect(!FileManager.default.fileExists(atPath: h.store))
         let text = h.ok(["receipt", "decode", Self.xcodeReceipt])
         #expect(text.contains("environment           Xcode\n"))
-        #expect(text.contains("  0  pass.premium  x1  2023-10-19T01:45:36Z  expires 2023-11-19T01:45:36Z\n"))
+        // Xcode's receipt says the period is in an introductory offer (1719).
+        #expect(text.contains("  0  pass.premium  x1  2023-10-19T01:45:36Z  expires 2023-11-19T01:45:36Z  intro offer\n"))
         // The store's own receipt decodes to what receipt --json prints.
         let s = Self.populated()
         s.write("mine.b64", s.ok(["receipt"]))

@@ -48,9 +48,23 @@ enum SignedDataExpectations {
         }
         if t["isUpgraded"] == .bool(true) { fields["isUpgraded"] = .bool(true) }
         if let offer = t["offerType"]?.stringValue {
-            fields["offerType"] = .number("1")
+            fields["offerType"] = t["offer"]?["offerType"] ?? .number("1")
             fields["offerDiscountType"] = .string(
-                ["freeTrial": "FREE_TRIAL", "payAsYouGo": "PAY_AS_YOU_GO", "payUpFront": "PAY_UP_FRONT"][offer]!)
+                ["freeTrial": "FREE_TRIAL", "payAsYouGo": "PAY_AS_YOU_GO", "payUpFront": "PAY_UP_FRONT", "oneTime": "ONE_TIME"][
+                    offer]!)
+            if let id = t["offer"]?["identifier"], id != .null { fields["offerIdentifier"] = id }
+            if let period = t["offer"]?["offerPeriod"], period != .null { fields["offerPeriod"] = period }
+        }
+        if let plan = t["billingPlan"]?.stringValue {
+            fields["billingPlanType"] = .string(plan == "monthly" ? "MONTHLY" : "BILLED_UPFRONT")
+        }
+        if let c = t["commitment"], c.objectValue != nil {
+            fields["commitmentInfo"] = .object([
+                ("billingPeriodNumber", c["billingPeriodNumber"]!),
+                ("commitmentExpiresDate", c["commitmentExpiresTimestamp"]!),
+                ("commitmentPrice", .number(String(Price(decimal: c["commitmentPrice"]!.stringValue!)!.milliunits))),
+                ("totalBillingPeriods", c["totalBillingPeriods"]!),
+            ])
         }
         return .object(fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
     }

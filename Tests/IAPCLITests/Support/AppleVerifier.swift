@@ -33,7 +33,10 @@ enum AppleVerifier {
                                       bundle_id=sys.argv[2], app_apple_id=app_apple_id)
         def plain(o):
             d = attr.asdict(o, recurse=False)
-            return {k: (x.value if hasattr(x, 'value') else x) for k, x in d.items() if not k.startswith('raw') and x is not None}
+            def value(x):
+                if attr.has(type(x)): return plain(x)
+                return x.value if hasattr(x, 'value') else x
+            return {k: value(x) for k, x in d.items() if not k.startswith('raw') and x is not None}
         for line in sys.stdin:
             kind, token = line.strip().split(' ', 1)
             try:

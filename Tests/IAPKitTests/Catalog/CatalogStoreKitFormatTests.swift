@@ -92,7 +92,14 @@ struct CatalogStoreKitFormatTests {
                     Self.loc("de_DE", "Premium (wöchentlich)", "Alle Premium-Vorteile, wöchentlich verlängert."),
                 ],
                 prices: Self.usd("1.99"), subscriptionPeriod: SubscriptionPeriod(value: 1, unit: .week),
-                subscriptionGroup: "Premium", groupLevel: 3, anyStorefront: true),
+                subscriptionGroup: "Premium", groupLevel: 3, anyStorefront: true,
+                offers: ProductOffers(promotional: [
+                    PromotionalOffer(
+                        id: OfferID("comeback"), referenceName: "Come back",
+                        terms: OfferTerms(
+                            paymentMode: .payAsYouGo, period: SubscriptionPeriod(value: 1, unit: .week), numberOfPeriods: 2,
+                            prices: Self.usd("0.99"), anyStorefront: true))
+                ])),
         ]
         #expect(result.catalog.products == expected)
         #expect(
@@ -106,8 +113,7 @@ struct CatalogStoreKitFormatTests {
             ])
         #expect(
             result.notes == [
-                "subscriptionGroups[0].localizations: 2 localization(s) of group 'Premium' read but not shown (StoreKit 1 has no group names)",
-                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 promotional offer(s) of 'com.example.premium.weekly' ('comeback') read but not simulated",
+                "subscriptionGroups[0].localizations: 2 localization(s) of group 'Premium' read but not shown (StoreKit 1 has no group names)"
             ])
     }
 
@@ -138,7 +144,7 @@ struct CatalogStoreKitFormatTests {
             settings: ["locale=ja_JP", "storefront=JPN", "ask-to-buy=true", "fail-transactions=false", "billing-issues=true"],
             notes: [
                 "settings._timeRate: Xcode's subscription time rate 1 is not applied; iapctl's clock moves with 'iapctl clock advance'",
-                "subscriptionGroups[0].subscriptions[0].codeOffers: 1 offer code(s) of 'com.example.v2.club' ('friends') read but not simulated",
+                "subscriptionGroups[0].subscriptions[0].codeOffers[0].isStackable: offer code 'friends' of 'com.example.v2.club' is stackable in Xcode; iapctl reads that but applies one offer per period",
             ]),
         VersionCase(
             file: "Example.storekit", major: 4, minor: 0,
@@ -152,8 +158,7 @@ struct CatalogStoreKitFormatTests {
                 "grace-period=true", "fault=restore unknown",
             ],
             notes: [
-                "subscriptionGroups[0].localizations: 2 localization(s) of group 'Premium' read but not shown (StoreKit 1 has no group names)",
-                "subscriptionGroups[0].subscriptions[2].adHocOffers: 1 promotional offer(s) of 'com.example.premium.weekly' ('comeback') read but not simulated",
+                "subscriptionGroups[0].localizations: 2 localization(s) of group 'Premium' read but not shown (StoreKit 1 has no group names)"
             ]),
         VersionCase(
             file: "storekit/v5.storekit", major: 5, minor: 0,
@@ -164,8 +169,9 @@ struct CatalogStoreKitFormatTests {
             ],
             notes: [
                 "settings._storeKitErrors: the 'Transaction Manager' error is enabled, but iapctl does not simulate that API; ignored",
-                "subscriptionGroups[0].subscriptions[0].introductoryOffers[1]: introductory offer of 'com.example.v5.plus' (payAsYouGo P1M) read but not simulated; iapctl applies introductoryOffers[0]",
-                "subscriptionGroups[0].subscriptions[0].winbackOffers: 1 win-back offer(s) of 'com.example.v5.plus' ('winback') read but not simulated",
+                "subscriptionGroups[0].subscriptions[0].introductoryOffers[1]: introductory offer of 'com.example.v5.plus' (payAsYouGo P1M) not applied: each billing plan has one introductory offer, and iapctl applies introductoryOffers[0]",
+                "subscriptionGroups[0].subscriptions[0].winbackOffers[0].offerID: win-back offer 'winback' of 'com.example.v5.plus' has no offer ID; using its reference name",
+                "subscriptionGroups[0].subscriptions[0].winbackOffers[0]: win-back offer 'winback' of 'com.example.v5.plus' has no eligibility toggle; eligible whenever the subscription has churned",
             ]),
     ]
 

@@ -180,8 +180,7 @@ struct RealStoreKitFilesTests {
                 .init("rc_3999_1y_1w0", .autoRenewable, "39.99", "P1Y", "$39.99 Annual Group", 1, nil),
             ],
             notes: [
-                "subscriptionGroups[0].subscriptions[3].adHocOffers: 2 promotional offer(s) of 'com.revenuecat.annual_39.99.2_week_intro' ('$4 for month', 'Free two weeks') read but not simulated",
-                "subscriptionGroups[0].subscriptions[3].codeOffers: 1 offer code(s) of 'com.revenuecat.annual_39.99.2_week_intro' ('TestOffer') read but not simulated",
+                "subscriptionGroups[0].subscriptions[3].codeOffers[0].isStackable: offer code 'TestOffer' of 'com.revenuecat.annual_39.99.2_week_intro' is stackable in Xcode; iapctl reads that but applies one offer per period"
             ]),
         RealFile(
             file: "rc-unittests-v5.storekit", major: 5, minor: 0, storefront: "USA",
@@ -201,11 +200,8 @@ struct RealStoreKitFilesTests {
                 .init("com.revenuecat.annual_39.99_no_trial", .autoRenewable, "39.99", "P1Y", "subscription_group_2", 1, nil),
             ],
             notes: [
-                "subscriptionGroups[0].subscriptions[0].adHocOffers: 2 promotional offer(s) of 'com.revenuecat.monthly_4.99.1_week_intro' ('com.revenuecat.monthly_4.99.1_week_intro.year_discount', 'com.revenuecat.monthly_4.99.1_week_intro.pay_as_you_go') read but not simulated",
                 "subscriptionGroups[0].subscriptions[2].localizations[0].displayName: product 'com.revenuecat.sampleapp.monthly.12mocommitment' has no display name in en_US; showing its reference name 'sub with 12mo monthly commitment'",
-                "subscriptionGroups[0].subscriptions[2].introductoryOffers[1]: introductory offer of 'com.revenuecat.sampleapp.monthly.12mocommitment' (free P2M, billing plan MONTHLY) read but not simulated; iapctl applies introductoryOffer",
-                "subscriptionGroups[0].subscriptions[2].adHocOffers: 2 promotional offer(s) of 'com.revenuecat.sampleapp.monthly.12mocommitment' ('upfront.promo.offer', '12mocommitment.promo.offer') read but not simulated",
-                "subscriptionGroups[0].subscriptions[2].billingPlans: 2 billing plan(s) of 'com.revenuecat.sampleapp.monthly.12mocommitment' (BILLED_UPFRONT, MONTHLY) read but not simulated; iapctl bills the displayPrice every period",
+                "subscriptionGroups[0].subscriptions[2].billingPlans[0].displayPrice: billing plan BILLED_UPFRONT of 'com.revenuecat.sampleapp.monthly.12mocommitment' costs $0.99 but the subscription's displayPrice is $11.88; iapctl charges the displayPrice",
             ]),
         RealFile(
             file: "rc-v3loadshedder-v2.storekit", major: 2, minor: 0, storefront: "USA",
@@ -213,8 +209,7 @@ struct RealStoreKitFilesTests {
                 .init("com.revenuecat.loadShedder.monthly", .autoRenewable, "3.99", "P1M", "loadShedder_group", 1, nil)
             ],
             notes: [
-                "settings._timeRate: Xcode's subscription time rate 6 is not applied; iapctl's clock moves with 'iapctl clock advance'",
-                "subscriptionOffersKeyPair: the promotional offer signing key 'C815358F' is read but not used; iapctl does not simulate promotional offers",
+                "settings._timeRate: Xcode's subscription time rate 6 is not applied; iapctl's clock moves with 'iapctl clock advance'"
             ]),
     ]
 

@@ -110,8 +110,8 @@ struct StoreKitLeniencyTests {
             ).notes == ["products[0].localizations[0].locale: a localization of 'a' has no locale; using de_DE"])
     }
 
-    @Test("every introductory offer of a format-5 list, billing plans and other offers are named")
-    func offersNamed() throws {
+    @Test("offers of a billing plan the subscription does not offer, and extra introductory offers, are named and left out")
+    func offersThatCannotApply() throws {
         let result = try Self.read(
             """
             {"version": {"major": 5, "minor": 0},
@@ -120,20 +120,47 @@ struct StoreKitLeniencyTests {
                 "localizations": [{"locale": "en_US", "displayName": "S", "description": ""}],
                 "introductoryOffers": [
                   {"paymentMode": "free", "subscriptionPeriod": "P1W", "billingPlanType": "BILLED_UPFRONT"},
-                  {"paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M", "numberOfPeriods": 3, "displayPrice": "0.99", "billingPlanType": "MONTHLY"}],
-                "billingPlans": [{"billingPlanType": "BILLED_UPFRONT", "isEnabled": true}, {"billingPlanType": "MONTHLY", "isEnabled": true}],
+                  {"paymentMode": "payAsYouGo", "subscriptionPeriod": "P1M", "numberOfPeriods": 3, "displayPrice": "0.99", "billingPlanType": "MONTHLY"},
+                  {"paymentMode": "free", "subscriptionPeriod": "P2W"}],
+                "billingPlans": [{"billingPlanType": "BILLED_UPFRONT", "isEnabled": true}, {"billingPlanType": "MONTHLY", "isEnabled": true, "displayPrice": "0.5"}],
                 "adHocOffers": [{"offerID": "back", "paymentMode": "free", "subscriptionPeriod": "P1M"}],
-                "codeOffers": [{"referenceName": "friends"}], "winbackOffers": [{}]}]}]}
+                "codeOffers": [{"referenceName": "friends", "paymentMode": "free", "subscriptionPeriod": "P1W"}],
+                "winbackOffers": [{"offerID": "w", "paymentMode": "free", "subscriptionPeriod": "P1M", "billingPlanType": "MONTHLY"}]}]}]}
             """)
         #expect(
             result.notes == [
-                "subscriptionGroups[0].subscriptions[0].introductoryOffers[1]: introductory offer of 's' (payAsYouGo P1M, billing plan MONTHLY) read but not simulated; iapctl applies introductoryOffers[0]",
-                "subscriptionGroups[0].subscriptions[0].adHocOffers: 1 promotional offer(s) of 's' ('back') read but not simulated",
-                "subscriptionGroups[0].subscriptions[0].codeOffers: 1 offer code(s) of 's' ('friends') read but not simulated",
-                "subscriptionGroups[0].subscriptions[0].winbackOffers: 1 win-back offer(s) of 's' (#1) read but not simulated",
-                "subscriptionGroups[0].subscriptions[0].billingPlans: 2 billing plan(s) of 's' (BILLED_UPFRONT, MONTHLY) read but not simulated; iapctl bills the displayPrice every period",
+                "subscriptionGroups[0].subscriptions[0].billingPlans[1].billingPlanType: billing plan MONTHLY of 's' is for one-year subscriptions, and this one renews every P1M; not offered",
+                "subscriptionGroups[0].subscriptions[0].introductoryOffers[1].billingPlanType: the introductory offer of 's' belongs to billing plan MONTHLY, which the product does not offer; not offered",
+                "subscriptionGroups[0].subscriptions[0].introductoryOffers[2]: introductory offer of 's' (free P2W) not applied: each billing plan has one introductory offer, and iapctl applies introductoryOffers[0]",
+                "subscriptionGroups[0].subscriptions[0].adHocOffers[0].referenceName: promotional offer 'back' of 's' has no reference name; using its identifier",
+                "subscriptionGroups[0].subscriptions[0].codeOffers[0].eligibility: offer code 'friends' of 's' names no eligibility; new, existing and expired subscribers may redeem it",
+                "subscriptionGroups[0].subscriptions[0].winbackOffers[0].referenceName: win-back offer 'w' of 's' has no reference name; using its identifier",
+                "subscriptionGroups[0].subscriptions[0].winbackOffers[0]: win-back offer 'w' of 's' has no eligibility toggle; eligible whenever the subscription has churned",
+                "subscriptionGroups[0].subscriptions[0].winbackOffers[0].billingPlanType: win-back offer 'w' of 's' belongs to billing plan MONTHLY, which the product does not offer; not offered",
             ])
-        #expect(result.catalog[ProductID("s")]?.introductoryOffer?.paymentMode == .freeTrial)
+        let week = SubscriptionPeriod(value: 1, unit: .week)
+        let month = SubscriptionPeriod(value: 1, unit: .month)
+        let product = try #require(result.catalog[ProductID("s")])
+        #expect(
+            product.introductoryOffer
+                == OfferTerms(paymentMode: .freeTrial, period: week, numberOfPeriods: 1, prices: [], anyStorefront: true))
+        #expect(
+            product.offers
+                == ProductOffers(
+                    promotional: [
+                        PromotionalOffer(
+                            id: OfferID("back"), referenceName: "back",
+                            terms: OfferTerms(
+                                paymentMode: .freeTrial, period: month, numberOfPeriods: 1, prices: [], anyStorefront: true))
+                    ],
+                    codes: [
+                        OfferCode(
+                            referenceName: "friends",
+                            discount: .subscription(
+                                OfferTerms(
+                                    paymentMode: .freeTrial, period: week, numberOfPeriods: 1, prices: [], anyStorefront: true)),
+                            eligibility: [.new, .existing, .expired])
+                    ]))
     }
 
     @Test("keys iapctl does not know, and document keys it does not apply, are named once each")
@@ -141,7 +168,7 @@ struct StoreKitLeniencyTests {
         let result = try Self.read(
             """
             {"futureTopLevel": 1, "appPolicies": {"eula": "Terms", "policies": [{"locale": "en_US", "policyText": "", "policyURL": "https://x"}]},
-             "subscriptionOffersKeyPair": {"id": "K1", "privateKey": "..."},
+             "subscriptionOffersKeyPair": {"id": "K1", "privateKey": "...", "futureKey": 4},
              "settings": {"_timeRate": 6, "_disableDialogs": true, "_future": 1},
              "products": [{"productID": "a", "referenceName": "A", "type": "Consumable", "displayPrice": "1", "futureKey": 1,
                "localizations": [{"locale": "en_US", "displayName": "A", "description": "", "futureKey": 2}]},
@@ -153,10 +180,10 @@ struct StoreKitLeniencyTests {
                 "settings._timeRate: Xcode's subscription time rate 6 is not applied; iapctl's clock moves with 'iapctl clock advance'",
                 "settings._disableDialogs: dialogs are disabled; iapctl never shows any, so nothing changes",
                 "appPolicies: the EULA and privacy policies (1 EULA, 1 policy text(s)) are read but not shown; iapctl shows no purchase sheet",
-                "subscriptionOffersKeyPair: the promotional offer signing key 'K1' is read but not used; iapctl does not simulate promotional offers",
+                "subscriptionOffersKeyPair.privateKey: the subscription offer key 'K1' is not a P-256 private key (base64 PKCS#8); ignored, so offers signed with it are refused",
                 "futureTopLevel: key 'futureTopLevel' is not one iapctl knows; ignored",
                 "settings._future: key '_future' is not one iapctl knows; ignored",
-                "products[0].futureKey: key 'futureKey' is not one iapctl knows (and 2 more place(s)); ignored",
+                "products[0].futureKey: key 'futureKey' is not one iapctl knows (and 3 more place(s)); ignored",
             ])
     }
 

@@ -88,12 +88,20 @@ struct SubscriptionGroupTests {
         #expect(!back.charged && h.subscription("c.one")?.renewalProductID == ProductID("c.one"))
     }
 
-    @Test("only new subscribers of a group get the introductory offer")
+    @Test("one introductory offer per group: a lapsed subscriber who never had one gets it, one who had one does not")
     func introEligibility() throws {
+        // "You can make introductory offers to customers who haven't previously received an
+        // introductory offer for the given product, or for any products in the same subscription
+        // group" (StoreKit, "Implementing introductory offers in your app").
         var h = MachineHarness()
         _ = try h.buy("com.x.vip2")
+        #expect(h.machine.isEligibleForIntroOffer(group: "vip") == true)
         try h.apply(.expireSubscription(.product(ProductID("com.x.vip2"))))
         let monthly = try h.buy("com.x.vipmonthly")
-        #expect(monthly.offer == nil && monthly.charged)
+        #expect(monthly.offer == .freeTrial && monthly.offerType == .introductory && !monthly.charged)
+        #expect(h.machine.isEligibleForIntroOffer(group: "vip") == false)
+        try h.apply(.expireSubscription(.product(ProductID("com.x.vipmonthly"))))
+        let again = try h.buy("com.x.vipmonthly")
+        #expect(again.offer == nil && again.charged)
     }
 }
