@@ -19,6 +19,12 @@ let package = Package(
             dependencies: ["EmbedTool"],
             path: "Plugins/EmbedFixtures"
         ),
+        .plugin(
+            name: "EmbedUIAssets",
+            capability: .buildTool(),
+            dependencies: ["EmbedTool"],
+            path: "Plugins/EmbedUIAssets"
+        ),
         .target(name: "IAPTime", path: "Sources/IAPTime"),
         .target(name: "IAPCrypto", dependencies: ["IAPTime"], path: "Sources/IAPCrypto"),
         .target(name: "IAPJSON", path: "Sources/IAPJSON"),
@@ -29,6 +35,11 @@ let package = Package(
             path: "Sources/IAPKit",
             plugins: ["EmbedFixtures"]
         ),
+        // The Transaction Manager page (HTML, CSS, JavaScript in Sources/IAPUIAssets/Assets),
+        // embedded by the EmbedUIAssets plugin; `iapctl serve` answers GET / with it.
+        .target(
+            name: "IAPUIAssets", dependencies: ["IAPCrypto"], path: "Sources/IAPUIAssets", exclude: ["Assets"],
+            plugins: ["EmbedUIAssets"]),
         .target(name: "IAPCLI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Sources/IAPCLI"),
         .executableTarget(name: "iapctl", dependencies: ["IAPCLI"], path: "Sources/iapctl"),
         .executableTarget(
@@ -38,7 +49,7 @@ let package = Package(
             name: "IAPKitTests", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Tests/IAPKitTests"),
         .testTarget(
             name: "IAPCLITests",
-            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "iapctl"],
+            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets", "iapctl"],
             path: "Tests/IAPCLITests"
         ),
     ]
