@@ -40,6 +40,11 @@ let package = Package(
         .target(
             name: "IAPUIAssets", dependencies: ["IAPCrypto"], path: "Sources/IAPUIAssets", exclude: ["Assets"],
             plugins: ["EmbedUIAssets"]),
+        // The Transaction Manager's side of the server: the page's routes, its JSON contract
+        // (docs/ui.md), the event stream, and the action whitelist run through the CLI.
+        .target(
+            name: "IAPUI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets"],
+            path: "Sources/IAPUI"),
         .target(name: "IAPCLI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Sources/IAPCLI"),
         .executableTarget(name: "iapctl", dependencies: ["IAPCLI"], path: "Sources/iapctl"),
         .executableTarget(
@@ -49,7 +54,7 @@ let package = Package(
             name: "IAPKitTests", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Tests/IAPKitTests"),
         .testTarget(
             name: "IAPCLITests",
-            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets", "iapctl"],
+            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets", "IAPUI", "iapctl"],
             path: "Tests/IAPCLITests"
         ),
     ]
