@@ -85,9 +85,9 @@ enum ServeCommand {
                 name: "--api-key \(path)")
         }
 
-        // Create the store on first use and make sure it loads (and its signing chain) before
-        // announcing anything.
-        let (lastEvent, signer) = try c.read { s throws(StoreError) in
+        // The store the server plays the App Store for: created now if missing (a server needs one
+        // to serve), and loaded (with its signing chain) before announcing anything.
+        let (lastEvent, signer) = try c.write { s throws(StoreError) in
             (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s))
         }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)

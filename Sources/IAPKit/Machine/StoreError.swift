@@ -28,6 +28,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// Another process holds the store's lock (exit 75).
     case busy(path: String, seconds: Double)
+    /// The store path cannot be a store (exit 64, or 65 for a link inside the store).
+    case storePath(StorePathProblem)
 
     public var exitCode: ExitCode {
         switch self {
@@ -38,6 +40,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable: return .noInput
         case .io: return .ioError
         case .busy: return .busy
+        case .storePath(let problem): return problem.exitCode
         }
     }
 
@@ -60,7 +63,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .alreadyFinished(let id):
             return "cannot finish transaction \(id): it is already finished (see 'iapctl queue' for unfinished ones)"
         case .quantityOutOfRange(let n):
-            return "quantity \(n) is out of range; use 1 to 10"
+            return "quantity \(n) is out of range; use \(PurchaseQuantity.text)"
         case .quantityNotAllowed(let id, let type):
             return "quantity above 1 is only for consumables; '\(id)' is \(type.rawValue) (drop --quantity)"
         case .unknownSetting(let key, let suggestion):
@@ -80,6 +83,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot write '\(path)': \(reason); the store is unchanged"
         case .busy(let path, let seconds):
             return "store \(path) is busy: another iapctl holds its lock after \(seconds)s (retry, or raise --lock-timeout)"
+        case .storePath(let problem):
+            return problem.description
         }
     }
 }

@@ -13,7 +13,8 @@ public final class StoreSession {
     public var catalogName: String { stateFile.catalogName }
     public let writable: Bool
     /// The store format read: 2, or 1 for a store iapctl 0.1.0 wrote that no command has
-    /// written since (its first write migrates it).
+    /// written since (its first write migrates it), or 0 where no store exists yet (a reading
+    /// command sees the empty store it would be).
     public let format: Int
     /// Non-fatal findings (an index rebuilt from the journal), for the CLI to print as warnings.
     public private(set) var warnings: [String] = []
@@ -67,13 +68,15 @@ public final class StoreSession {
         archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
     }
 
-    init(store: Store, legacy: LegacyStore, catalog: Catalog, writable: Bool) throws(StoreError) {
+    /// A session over a store held in memory: a format-1 store (`format` 1), or the empty store
+    /// a missing one would be (`format` 0, never writable).
+    init(store: Store, legacy: LegacyStore, catalog: Catalog, writable: Bool, format: Int = 1) throws(StoreError) {
         storePath = store.path
         statePath = store.statePath
         indexPath = store.indexPath
         self.legacy = legacy
         self.writable = writable
-        format = 1
+        self.format = format
         journal = nil
         end = legacy.stateFile.journalLength
         stateFile = legacy.stateFile
@@ -95,6 +98,7 @@ public final class StoreSession {
         let effects = try next.apply(command, archive: HistoryArchive(base: self))
         try commit(machine.state, next.state, effects)
         machine = next
+        interpret(effects.storeEffects)
         return effects
     }
 
@@ -111,6 +115,7 @@ public final class StoreSession {
         }
         try commit(machine.state, next.state, all)
         machine = next
+        interpret(all.storeEffects)
         return all
     }
 
@@ -137,6 +142,17 @@ public final class StoreSession {
             try index.checkpointIfNeeded()
         } catch {
             warnings.append("could not update \(indexPath) (\(error)); it will be rebuilt from the journal")
+        }
+    }
+
+    /// Carries out what the committed apply asked of the store directory. Each is idempotent
+    /// and only removes what the journal no longer needs, so a crash between the commit and
+    /// here leaves at most a stale copy that the next cancel or download run replaces.
+    private func interpret(_ storeEffects: [StoreEffect]) {
+        for effect in storeEffects {
+            switch effect {
+            case .removeDownloadCopy(let id, let content): removeDownloadCopy(transaction: id, content: content)
+            }
         }
     }
 
