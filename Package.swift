@@ -45,7 +45,9 @@ let package = Package(
         .target(
             name: "IAPUI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets"],
             path: "Sources/IAPUI"),
-        .target(name: "IAPCLI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Sources/IAPCLI"),
+        .target(
+            name: "IAPCLI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUI"],
+            path: "Sources/IAPCLI"),
         .executableTarget(name: "iapctl", dependencies: ["IAPCLI"], path: "Sources/iapctl"),
         .executableTarget(
             name: "iapbench", dependencies: ["IAPKit", "IAPCLI", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"],

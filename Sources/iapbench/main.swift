@@ -22,6 +22,10 @@ if arguments.contains("--subscriptions-only") {
     BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
     exit(0)
 }
+if arguments.contains("--ui-only") {
+    BenchmarkReport.print(try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick))
+    exit(0)
+}
 if arguments.contains("--machine-only") {
     BenchmarkReport.print([try FoundationBenchmarks.machineCycles(1_000_000)])
     exit(0)
@@ -31,6 +35,7 @@ figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick
 figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ReceiptBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+figures += try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 
 BenchmarkReport.print(figures)
 try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

@@ -1,5 +1,7 @@
 import Foundation
 import IAPKit
+import IAPUI
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,12 +13,13 @@ enum ServeCommand {
     static let definition = CommandDefinition(
         CommandSpec(
             name: "serve",
-            summary: "Serve the store over HTTP: App Store Server API, verifyReceipt, webhook",
+            summary: "Serve the store over HTTP: App Store Server API, verifyReceipt, webhook, Transaction Manager",
             discussion: """
                 Prints 'listening on http://HOST:PORT' as its first line, then answers until SIGINT or \
                 SIGTERM, when it stops accepting, finishes the requests in flight and exits 0. Every \
                 request reads the store under its lock, so CLI commands may run alongside. The App Store \
-                Server API routes need 'Authorization: Bearer <JWT>'. See docs/serve.md.
+                Server API routes need 'Authorization: Bearer <JWT>'. GET / is the Transaction Manager, the \
+                store in a browser (see 'iapctl help ui'). See docs/serve.md and docs/ui.md.
                 """,
             options: [
                 .value("host", "address", help: "The address to listen on (default: 127.0.0.1)"),
@@ -41,13 +44,28 @@ enum ServeCommand {
 
     static let defaultPort = 8080
 
-    static func run(_ c: CommandContext) throws -> ExitCode {
+    /// `serve`, or `ui`: the same server, with the Transaction Manager at `/` either way; `ui`
+    /// takes only `--host` (loopback) and `--port` (default 0, a free one) and announces the page.
+    enum Mode {
+        case server
+        case transactionManager
+    }
+
+    static func run(_ c: CommandContext) throws -> ExitCode { try serve(c, as: .server) }
+
+    static func serve(_ c: CommandContext, as mode: Mode) throws -> ExitCode {
         let i = c.invocation
+        let isServer = mode == .server
         let hostText = i.value("host") ?? "127.0.0.1"
-        let port = try i.int("port", in: 0...65535) ?? defaultPort
+        let port = try i.int("port", in: 0...65535) ?? (isServer ? defaultPort : 0)
         guard let address = SocketAddress(host: hostText, port: UInt16(port)) else {
             throw i.usageError(
                 "--host '\(hostText)' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved)")
+        }
+        if !address.isLoopback && !isServer {
+            throw i.usageError(
+                "--host \(hostText) is not a loopback address; the Transaction Manager listens on loopback only (127.0.0.1 or ::1)"
+            )
         }
         if !address.isLoopback && !i.flag("allow-remote") {
             throw i.usageError(
@@ -55,6 +73,7 @@ enum ServeCommand {
             )
         }
         var configuration = HTTPServer.Configuration(address: address)
+        guard isServer else { return try start(c, configuration, mode: mode) }
         configuration.readTimeout = try i.double("read-timeout", in: 0.01...3600) ?? 5
         configuration.idleTimeout = try i.double("idle-timeout", in: 0.01...86_400) ?? 30
         configuration.limits.bodyBytes = try i.int("max-body", in: 0...(256 << 20)) ?? configuration.limits.bodyBytes
@@ -85,6 +104,21 @@ enum ServeCommand {
                 name: "--api-key \(path)")
         }
 
+        return try start(
+            c, configuration, mode: mode, appAppleID: appAppleID, keyVerifier: keyVerifier,
+            webhook: webhook.map { ($0, policy) })
+    }
+
+    /// Opens the store, binds, announces, and serves until stopped.
+    static func start(
+        _ c: CommandContext, _ configuration: HTTPServer.Configuration, mode: Mode, appAppleID: Int64? = nil,
+        keyVerifier: APIKeySignatureVerifier? = nil, webhook webhookAndPolicy: (WebhookURL, RetryPolicy)? = nil
+    ) throws -> ExitCode {
+        let i = c.invocation
+        let address = configuration.address
+        let port = address.port
+        let webhook = webhookAndPolicy?.0
+        let policy = webhookAndPolicy?.1 ?? RetryPolicy(attempts: 5, backoff: 1)
         // The store the server plays the App Store for: created now if missing (a server needs one
         // to serve), and loaded (with its signing chain) before announcing anything.
         let (lastEvent, signer) = try c.write { s throws(StoreError) in
@@ -93,7 +127,13 @@ enum ServeCommand {
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
         let router = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier).router()
         let stop = StopSignal()
-        let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in router.respond(to: request) }
+        // The Transaction Manager (GET / and /ui/) needs the port the kernel picked, so it is
+        // mounted after the bind, before the first request is accepted.
+        let page = Mutex<TransactionManagerAPI?>(nil)
+        let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in
+            if TransactionManagerAPI.handles(request.path), let ui = page.withLock({ $0 }) { return ui.respond(to: request) }
+            return router.respond(to: request)
+        }
         do {
             try server.bind()
         } catch let failure as Socket.Failure {
@@ -106,22 +146,52 @@ enum ServeCommand {
             }
             throw i.usageError("cannot listen on \(address): \(failure)")
         }
+        guard let token = UIToken.random() else {
+            throw i.usageError(
+                "the kernel gave no random bytes (/dev/urandom) for the Transaction Manager's token; cannot serve its page safely"
+            )
+        }
+        let commandLine = InProcessCommandLine(
+            storePath: c.storePath, lockTimeout: c.invocation.globals.lockTimeout, environment: c.environment)
+        page.withLock {
+            $0 = TransactionManagerAPI(
+                reader: reader, commandLine: commandLine, check: UIRequestCheck(port: server.boundAddress.port, token: token),
+                storePath: c.storePath, version: iapctlVersion)
+        }
         stop.catchTerminationSignals()
         defer { stop.restoreSignals() }
 
-        if c.json {
-            c.printJSON { w in
-                w.beginObject()
-                w.key("listening")
-                w.string(server.url)
-                w.key("host")
-                w.string(server.boundAddress.hostText)
-                w.key("port")
-                w.int(Int(server.boundAddress.port))
-                w.endObject()
+        switch mode {
+        case .server:
+            if c.json {
+                c.printJSON { w in
+                    w.beginObject()
+                    w.key("listening")
+                    w.string(server.url)
+                    w.key("host")
+                    w.string(server.boundAddress.hostText)
+                    w.key("port")
+                    w.int(Int(server.boundAddress.port))
+                    w.endObject()
+                }
+            } else {
+                c.stdout.line("listening on \(server.url)")
             }
-        } else {
-            c.stdout.line("listening on \(server.url)")
+        case .transactionManager:
+            if c.json {
+                c.printJSON { w in
+                    w.beginObject()
+                    w.key("url")
+                    w.string(server.url + "/")
+                    w.key("host")
+                    w.string(server.boundAddress.hostText)
+                    w.key("port")
+                    w.int(Int(server.boundAddress.port))
+                    w.endObject()
+                }
+            } else {
+                c.stdout.line("Transaction Manager at \(server.url)/ (Ctrl-C stops it)")
+            }
         }
         c.stdout.flush()
 
