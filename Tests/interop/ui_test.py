@@ -504,6 +504,13 @@ Promise.allSettled([
         self.driver.find_element(By.ID, "tx-grid").click()
         self.select(subscription)
         self.wait(lambda: self.js("return document.querySelectorAll('#inspector-body details').length") >= 4, "the inspector is filled")
+        # Fold the transaction's fields and its renewal info, so the decoded JWS, the receipt
+        # entry and the events show.
+        for section in ["transaction", "subscription"]:
+            self.driver.find_element(By.CSS_SELECTOR, f'#inspector-body details[data-section="{section}"] > summary').click()
+            self.wait(lambda: not self.js(f"return document.querySelector('#inspector-body details[data-section=\"{section}\"]').open"),
+                      f"the {section} section folds")
+        self.js("document.getElementById('tx-grid').focus({preventScroll: true})")
         os.makedirs(os.path.dirname(os.path.abspath(self.args.screenshot)), exist_ok=True)
         check(self.driver.save_screenshot(self.args.screenshot), "the screenshot was written")
         with open(self.args.screenshot, "rb") as f:
