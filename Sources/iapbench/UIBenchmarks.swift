@@ -268,11 +268,13 @@ enum UIBenchmarks {
             return value["value"] ?? .null
         }
 
-        /// Sends the request and reads until the driver closes the connection.
+        /// Sends the request and reads one response.
         static func exchange(_ port: UInt16, _ request: [UInt8]) throws -> [UInt8] {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw BenchmarkFailure("no socket for chromedriver") }
             defer { Glibc.close(fd) }
+            var patience = timeval(tv_sec: 120, tv_usec: 0)  // no WebDriver call takes this long
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
             var sin = sockaddr_in()
             sin.sin_family = sa_family_t(AF_INET)
             sin.sin_port = port.bigEndian
@@ -289,15 +291,17 @@ enum UIBenchmarks {
                 guard n > 0 else { throw BenchmarkFailure("chromedriver closed the connection") }
                 sent += n
             }
+            // ChromeDriver says Connection: close but may keep the socket open: read the head,
+            // then exactly Content-Length bytes.
             var response: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 64 << 10)
             while true {
+                if let (_, length) = LoadGenerator.Connection.head(response), response.count >= length { return response }
                 let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
+                guard n > 0 else { return response }
                 response += chunk[0..<n]
             }
-            return response
         }
     }
 }
