@@ -1,5 +1,5 @@
-import Foundation
 import IAPKit
+import IAPRuntime
 import IAPUI
 import Synchronization
 
@@ -196,7 +196,7 @@ enum ServeCommand {
         c.stdout.flush()
 
         let log = ServerLog(console: c.stderr)
-        let webhookDone = NSCondition()
+        let webhookDone = Condition()
         nonisolated(unsafe) var webhookRunning = false
         if let webhook {
             let deliverer = WebhookDeliverer(
@@ -206,13 +206,13 @@ enum ServeCommand {
             webhookRunning = true
             let storePath = c.storePath
             nonisolated(unsafe) let unsafeDeliverer = deliverer
-            Thread {
+            startThread {
                 unsafeDeliverer.run(until: stop, watching: storePath)
                 webhookDone.lock()
                 webhookRunning = false
                 webhookDone.broadcast()
                 webhookDone.unlock()
-            }.start()
+            }
         }
 
         server.serve()
@@ -249,7 +249,7 @@ enum ServeCommand {
 /// Lines to stderr from any thread, one at a time.
 final class ServerLog: @unchecked Sendable {
     private let console: Console
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(console: Console) { self.console = console }
 

@@ -35,7 +35,7 @@ public struct Machine: Sendable {
             let queue = state.queue
             emit(.appLaunched(unfinished: queue.count), into: &effects)
             for t in queue { emit(.transactionRedelivered(t), into: &effects) }
-            effects.outcome = .launch(redelivered: queue)
+            effects.outcome = .launch(redelivered: Array(queue))
         case .setSetting(let key, let value):
             guard let setting = SettingKey(rawValue: key) else {
                 throw .unknownSetting(key, suggestion: Suggestions.nearest(to: key, among: SettingKey.names))
