@@ -177,7 +177,9 @@ class UITest:
 
     def wait(self, condition, message, timeout=WAIT):
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda d: condition())
+            # A row the page redraws between finding it and reading it is stale: poll again.
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                                 ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition())
         except Exception as error:
             raise Failure(f"{message} (waited {timeout} s; {type(error).__name__})")
 
@@ -206,7 +208,13 @@ class UITest:
         return self.wait(ready, f"row {txid}" + (f" in state {state}" if state else "") + (" refunded" if refunded else ""))
 
     def select(self, txid):
-        self.wait_row(txid).click()
+        def click():
+            r = self.row(txid)
+            if r is None:
+                return False
+            r.click()  # stale when the page redrew the row: the wait polls again
+            return True
+        self.wait(click, f"row {txid} to click")
         self.wait(lambda: self.js("return document.querySelector('#inspector-subtitle .mono')?.textContent.trim()") == txid,
                   f"the inspector shows {txid}")
 
@@ -215,6 +223,14 @@ class UITest:
             buttons = self.driver.find_elements(By.CSS_SELECTOR, f'#inspector-actions button[data-command="{command}"]')
             return buttons[0] if buttons and buttons[0].is_displayed() and buttons[0].is_enabled() else False
         return self.wait(find, f"the inspector offers '{command}'")
+
+    def click_action(self, command):
+        """Clicks the inspector's button for COMMAND, finding it again if the inspector was redrawn."""
+        def click():
+            button = self.action_button(command)
+            button.click()
+            return True
+        self.wait(click, f"a click on '{command}'")
 
     def token(self):
         return self.js("return document.querySelector('meta[name=\"iapctl-token\"]').content")
@@ -263,7 +279,7 @@ class UITest:
         txid = self.noads
         self.select(txid)
         check(self.store.transaction(txid)["revocationDate"] is None, "the purchase is not refunded before the click")
-        self.action_button("refund").click()
+        self.click_action("refund")
         self.wait_row(txid, refunded=True)
         t = self.store.transaction(txid)
         check(t["revocationDate"] is not None, f"iapctl show {txid}: revocationDate is null after Refund")
@@ -281,7 +297,7 @@ class UITest:
         check(deferred["state"] == "deferred", f"buy with ask-to-buy on is {deferred['state']}")
         self.wait_row(txid, state="deferred")
         self.select(txid)
-        self.action_button("approve").click()
+        self.click_action("approve")
         self.wait_row(txid, state="purchased")
         check(self.store.transaction(txid)["state"] == "purchased", "iapctl show: the approved purchase is purchased")
         self.store.run("config", "set", "ask-to-buy", "false", expect=0)
@@ -293,7 +309,7 @@ class UITest:
         txid = self.store.json("buy", "com.x.coin42", expect=5)["transactionIdentifier"]
         self.store.run("config", "set", "ask-to-buy", "false", expect=0)
         self.select(txid)
-        self.action_button("decline").click()
+        self.click_action("decline")
         self.wait_row(txid, state="failed")
         check(self.store.transaction(txid)["error"]["name"] == "paymentCancelled", "decline fails it with paymentCancelled")
         # A bad duration: the page shows the CLI's own one-line error and exit code.
@@ -315,14 +331,14 @@ class UITest:
     def test_delete_confirms(self):
         txid = self.store.json("buy", "com.x.coin686")["transactionIdentifier"]
         self.select(txid)
-        self.action_button("delete").click()
+        self.click_action("delete")
         dialog = self.wait(lambda: self.driver.find_element(By.ID, "confirm") if self.js("return document.getElementById('confirm').open") else False,
                            "Delete asks first")
         check(txid in dialog.text, f"the question names the transaction: {dialog.text!r}")
         self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
         self.wait(lambda: not self.js("return document.getElementById('confirm').open"), "Escape closes the question")
         check(any(t["transactionIdentifier"] == txid for t in self.store.dump()), "Escape deleted nothing")
-        self.action_button("delete").click()
+        self.click_action("delete")
         self.wait(lambda: self.js("return document.getElementById('confirm').open"), "Delete asks again")
         self.driver.switch_to.active_element.send_keys(Keys.ENTER)
         self.wait(lambda: not any(t["transactionIdentifier"] == txid for t in self.store.dump()), "Enter deletes it from the store")

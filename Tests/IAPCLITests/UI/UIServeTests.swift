@@ -49,7 +49,7 @@ struct UIServeTests {
             guard process.isRunning else { return process.terminationStatus }
             kill(process.processIdentifier, SIGTERM)
             let done = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) let process = self.process
+            let process = self.process
             DispatchQueue.global().async {
                 process.waitUntilExit()
                 done.signal()
