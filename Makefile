@@ -12,9 +12,20 @@ BIN = .build/release/iapctl
 build:
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-test:
+# The interop tests' Python packages (requirements-test.txt: Apple's app-store-server-library,
+# Selenium for the browser test) live in a venv of the build's own, first on the tests' PATH; it
+# is made once and again when requirements-test.txt changes (pip needs the network that once).
+VENV = .build/venv
+
+test: $(VENV)/requirements-test.txt
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --parallel --num-workers 2
+
+$(VENV)/requirements-test.txt: requirements-test.txt
+	rm -rf $(VENV)
+	python3 -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	cp requirements-test.txt $@
 
 demo: build
 	@bash scripts/demo.sh $(BIN)

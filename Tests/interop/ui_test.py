@@ -48,7 +48,8 @@ try:
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError as error:
-    print(f"Selenium is not installed ({error}); install it with: python3 -m pip install -r requirements-test.txt", file=sys.stderr)
+    print(f"Selenium is not installed for {sys.executable} ({error}); `make test` puts it in .build/venv, "
+          "or put a venv made with 'pip install -r requirements-test.txt' first on PATH", file=sys.stderr)
     sys.exit(2)
 
 WAIT = 20  # seconds: the bound on every wait for the page
