@@ -20,7 +20,10 @@ It creates a store in WORKDIR, starts `iapctl ui` on it (or uses --url, a server
 - a forged action (no token, wrong token, foreign Origin or Host, wrong content type, a command
   outside the whitelist) is refused and changes nothing; a page on another origin can neither
   read the API nor change the store, by form or by fetch;
-- and it takes a PNG screenshot.
+- it takes a PNG screenshot;
+- and every other button reaches the store: Auto-Renew Off and On, Renew and Expire on a
+  subscription, Buy from Products (a promoted purchase), Finish, Resolve an interrupted purchase,
+  Finish All, a setting by menu and by text field, and Clear (asked first).
 
 Every wait is a bounded poll of a condition (WebDriverWait), never a sleep. Prints one line per
 check and ends with 'N passed, N failed'. Exit 0 when all passed, 1 when one failed, 2 when the
@@ -46,7 +49,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError as error:
     print(f"Selenium is not installed for {sys.executable} ({error}); `make test` puts it in .build/venv, "
           "or put a venv made with 'pip install -r requirements-test.txt' first on PATH", file=sys.stderr)
@@ -232,6 +235,23 @@ class UITest:
             button.click()
             return True
         self.wait(click, f"a click on '{command}'")
+
+    def click_css(self, selector, message):
+        """Clicks the first displayed, enabled element matching SELECTOR, found again if redrawn."""
+        def click():
+            found = [e for e in self.driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed() and e.is_enabled()]
+            if not found:
+                return False
+            found[0].click()
+            return True
+        self.wait(click, message)
+
+    def show_view(self, view):
+        self.driver.find_element(By.CSS_SELECTOR, f'.sidebar [data-view="{view}"]').click()
+        self.wait(lambda: not self.driver.find_element(By.ID, f"view-{view}").get_attribute("hidden"), f"view {view} shows")
+
+    def subscription(self, original):
+        return [s for s in self.store.json("subscriptions") if s["originalTransactionIdentifier"] == original][0]
 
     def token(self):
         return self.js("return document.querySelector('meta[name=\"iapctl-token\"]').content")
@@ -533,6 +553,100 @@ Promise.allSettled([
         with open(self.args.screenshot, "rb") as f:
             check(f.read(8) == b"\x89PNG\r\n\x1a\n", "the screenshot is a PNG")
 
+    def test_subscription_actions(self):
+        """Subscriptions view: Auto-Renew Off and On, Renew, Expire, each checked in the store."""
+        active = [x for x in self.store.json("subscriptions") if x["status"] == "active"]
+        check(active, f"the seeded store has an active subscription: {self.store.json('subscriptions')}")
+        sub = active[0]["originalTransactionIdentifier"]
+        self.show_view("subscriptions")
+        button = f'#subscriptions tr[data-original="{sub}"] button[data-command="%s"]'
+        self.click_css(button % "auto-renew", "the subscription offers Auto-Renew Off")
+        self.wait(lambda: self.subscription(sub)["autoRenewStatus"] is False, "Auto-Renew Off turns it off in the store")
+        self.wait(lambda: self.js(f"return document.querySelector('{button % 'auto-renew'}')?.textContent") == "Auto-Renew On",
+                  "the button then offers Auto-Renew On")
+        self.click_css(button % "auto-renew", "Auto-Renew On")
+        self.wait(lambda: self.subscription(sub)["autoRenewStatus"] is True, "Auto-Renew On turns it on again")
+        before = self.subscription(sub)
+        self.click_css(button % "renew", "the subscription offers Renew")
+        self.wait(lambda: self.subscription(sub)["renewalCount"] == before["renewalCount"] + 1, "Renew renews it in the store")
+        renewed = self.subscription(sub)
+        check(renewed["expiresTimestamp"] > before["expiresTimestamp"], f"Renew moves the expiry: {before['expiresDate']} -> {renewed['expiresDate']}")
+        self.click_css(button % "expire", "the subscription offers Expire")
+        self.wait(lambda: self.subscription(sub)["status"] == "expired", "Expire ends it in the store")
+        self.wait(lambda: self.js(f"return document.querySelector('#subscriptions tr[data-original=\"{sub}\"] .badge')?.textContent") == "expired",
+                  "the subscriptions view shows it expired")
+        check(not self.driver.find_elements(By.CSS_SELECTOR, button % "renew"), "an expired subscription offers no Renew")
+        self.show_view("transactions")
+
+    def test_buy_finish_resolve(self):
+        """Products' Buy (a purchase from the App Store), Finish, Resolve, Finish All."""
+        known = {t["transactionIdentifier"] for t in self.store.dump()}
+        self.show_view("products")
+        self.click_css('#products button[aria-label="Buy com.x.levelpack from the App Store"]', "Products offers Buy")
+        self.wait(lambda: len(self.store.dump()) == len(known) + 1, "Buy adds a transaction to the store")
+        bought = [t for t in self.store.dump() if t["transactionIdentifier"] not in known][0]
+        check(bought["productIdentifier"] == "com.x.levelpack" and bought["state"] == "purchased",
+              f"Buy is a purchase of com.x.levelpack: {bought['productIdentifier']} {bought['state']}")
+        names = [json.loads(line)["name"] for line in self.store.run("events", expect=0).stdout.splitlines()[-6:]]
+        check("storePaymentAccepted" in names, f"Buy is started from the App Store (promote): {names}")
+        self.show_view("transactions")
+        txid = bought["transactionIdentifier"]
+        self.select(txid)
+        self.click_action("finish")
+        self.wait(lambda: self.store.transaction(txid)["finished"] is True, f"Finish finishes {txid} in the store")
+
+        self.store.run("config", "set", "interrupted-purchases", "true", expect=0)
+        interrupted = self.store.json("buy", "com.x.coin42", expect=None)
+        self.store.run("config", "set", "interrupted-purchases", "false", expect=0)
+        check(interrupted["state"] == "failed", f"an interrupted purchase fails first: {interrupted['state']}")
+        count = len(self.store.dump())
+        self.select(interrupted["transactionIdentifier"])
+        self.click_action("resolve")
+        self.wait(lambda: len(self.store.dump()) == count + 1, "Resolve brings the purchase")
+        resolved = self.store.dump()[-1]
+        check(resolved["productIdentifier"] == "com.x.coin42" and resolved["state"] == "purchased",
+              f"the resolved purchase is purchased: {resolved['productIdentifier']} {resolved['state']}")
+        self.wait_row(resolved["transactionIdentifier"], state="purchased")
+
+        check(self.store.json("queue"), "something is unfinished before Finish All")
+        self.click_css("#finish-all", "Finish All")
+        self.wait(lambda: self.store.json("queue") == [], "Finish All empties the store's queue")
+        self.wait(lambda: self.driver.find_element(By.ID, "fact-unfinished").text == "0", "the page counts 0 unfinished")
+
+    def test_settings(self):
+        """Settings: a menu (payments-allowed) and a text field (storefront), as 'config set'."""
+        config = lambda: self.store.json("config", "get")
+        self.show_view("settings")
+        self.wait(lambda: self.driver.find_elements(By.ID, "setting-payments-allowed"), "the settings are shown")
+        def choose(value):
+            Select(self.driver.find_element(By.ID, "setting-payments-allowed")).select_by_value(value)
+            return True
+        self.wait(lambda: choose("false"), "payments-allowed offers false")
+        self.wait(lambda: config()["payments-allowed"] == "false", "the menu sets payments-allowed in the store")
+        check(self.store.run("can-pay").returncode == 1, "iapctl can-pay says no after the page turned payments off")
+        self.wait(lambda: choose("true"), "payments-allowed offers true")
+        self.wait(lambda: config()["payments-allowed"] == "true", "and back on")
+        def set_storefront(value):
+            field = self.driver.find_element(By.ID, "setting-storefront")
+            field.clear()
+            field.send_keys(value, Keys.ENTER)
+            return True
+        self.wait(lambda: set_storefront("GBR"), "the storefront field")
+        self.wait(lambda: config()["storefront"] == "GBR", "the field sets the storefront in the store")
+        self.wait(lambda: set_storefront("USA"), "the storefront field")
+        self.wait(lambda: config()["storefront"] == "USA", "and back")
+        self.show_view("transactions")
+
+    def test_clear(self):
+        """Clear asks first, then empties the store (as 'iapctl clear --yes')."""
+        check(self.store.dump(), "there is something to clear")
+        self.click_css("#clear-all", "Clear…")
+        self.wait(lambda: self.js("return document.getElementById('confirm').open"), "Clear asks first")
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait(lambda: self.store.dump() == [], "Enter clears the store")
+        self.wait(lambda: self.row_ids() == [], "the list empties")
+        self.wait(lambda: self.driver.find_element(By.ID, "tx-empty").is_displayed(), "the list says there is nothing")
+
     # -- running ---------------------------------------------------------------------------
 
     def seed(self):
@@ -562,6 +676,10 @@ Promise.allSettled([
             self.test_forged_actions_refused,
             self.test_cross_origin_page_cannot_act,
             self.test_screenshot,
+            self.test_subscription_actions,
+            self.test_buy_finish_resolve,
+            self.test_settings,
+            self.test_clear,
         ]
         passed = failed = 0
         try:
