@@ -46,7 +46,7 @@ let package = Package(
         // The Transaction Manager's side of the server: the page's routes, its JSON contract
         // (docs/ui.md), the event stream, and the action whitelist run through the CLI.
         .target(
-            name: "IAPUI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets"],
+            name: "IAPUI", dependencies: ["IAPKit", "IAPRuntime", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets"],
             path: "Sources/IAPUI"),
         .target(
             name: "IAPCLI", dependencies: ["IAPKit", "IAPRuntime", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUI"],

@@ -1,5 +1,5 @@
 import IAPKit
-import Synchronization
+import IAPRuntime
 
 /// The store's transactions newest first, as the Transaction Manager pages them.
 ///
@@ -8,7 +8,7 @@ import Synchronization
 /// keeps one compact row per transaction, built once for each committed state of the store (the
 /// journal's length, the event and transaction counters) and reused by every page until the
 /// next commit. Only the rows on the page are then read whole, through the index.
-package final class TransactionList: Sendable {
+package final class TransactionList: @unchecked Sendable {
     /// What the filters look at, for one transaction.
     package struct Row: Sendable, Equatable {
         package let id: TransactionID
@@ -32,21 +32,23 @@ package final class TransactionList: Sendable {
         }
     }
 
-    private let cached = Mutex<(version: Version, rows: [Row])?>(nil)
+    /// Guards `cached`: the server's connection threads share one list.
+    private let lock = Lock()
+    private var cached: (version: Version, rows: [Row])?
 
     package init() {}
 
     /// Every transaction of the store the session reads (deleted ones left out), newest first.
     package func rows(_ session: StoreSession) throws(StoreError) -> [Row] {
         let version = Version(session)
-        if let hit = cached.withLock({ $0 }), hit.version == version { return hit.rows }
+        if let hit = lock.withLock({ cached }), hit.version == version { return hit.rows }
         var rows: [Row] = []
         rows.reserveCapacity(Int(session.state.nextTransactionID.rawValue - TransactionID.first.rawValue))
         try session.forEachTransaction { t throws(StoreError) in
             rows.append(Row(id: t.id, product: t.productID, state: t.state.name, user: t.userID))
         }
         rows.reverse()
-        cached.withLock { $0 = (version, rows) }
+        lock.withLock { cached = (version, rows) }
         return rows
     }
 

@@ -1,7 +1,5 @@
 import IAPKit
 import IAPRuntime
-import IAPUI
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -44,28 +42,13 @@ enum ServeCommand {
 
     static let defaultPort = 8080
 
-    /// `serve`, or `ui`: the same server, with the Transaction Manager at `/` either way; `ui`
-    /// takes only `--host` (loopback) and `--port` (default 0, a free one) and announces the page.
-    enum Mode {
-        case server
-        case transactionManager
-    }
-
-    static func run(_ c: CommandContext) throws -> ExitCode { try serve(c, as: .server) }
-
-    static func serve(_ c: CommandContext, as mode: Mode) throws -> ExitCode {
+    static func run(_ c: CommandContext) throws -> ExitCode {
         let i = c.invocation
-        let isServer = mode == .server
         let hostText = i.value("host") ?? "127.0.0.1"
-        let port = try i.int("port", in: 0...65535) ?? (isServer ? defaultPort : 0)
+        let port = try i.int("port", in: 0...65535) ?? defaultPort
         guard let address = SocketAddress(host: hostText, port: UInt16(port)) else {
             throw i.usageError(
                 "--host '\(hostText)' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved)")
-        }
-        if !address.isLoopback && !isServer {
-            throw i.usageError(
-                "--host \(hostText) is not a loopback address; the Transaction Manager listens on loopback only (127.0.0.1 or ::1)"
-            )
         }
         if !address.isLoopback && !i.flag("allow-remote") {
             throw i.usageError(
@@ -73,7 +56,6 @@ enum ServeCommand {
             )
         }
         var configuration = HTTPServer.Configuration(address: address)
-        guard isServer else { return try start(c, configuration, mode: mode) }
         configuration.readTimeout = try i.double("read-timeout", in: 0.01...3600) ?? 5
         configuration.idleTimeout = try i.double("idle-timeout", in: 0.01...86_400) ?? 30
         configuration.limits.bodyBytes = try i.int("max-body", in: 0...(256 << 20)) ?? configuration.limits.bodyBytes
@@ -103,22 +85,28 @@ enum ServeCommand {
                     as: UTF8.self),
                 name: "--api-key \(path)")
         }
-
-        return try start(
-            c, configuration, mode: mode, appAppleID: appAppleID, keyVerifier: keyVerifier,
-            webhook: webhook.map { ($0, policy) })
+        return try serve(
+            c, configuration, announce: .listening, appAppleID: appAppleID, keyVerifier: keyVerifier, webhook: webhook,
+            policy: policy)
     }
 
-    /// Opens the store, binds, announces, and serves until stopped.
-    static func start(
-        _ c: CommandContext, _ configuration: HTTPServer.Configuration, mode: Mode, appAppleID: Int64? = nil,
-        keyVerifier: APIKeySignatureVerifier? = nil, webhook webhookAndPolicy: (WebhookURL, RetryPolicy)? = nil
+    /// How a server announces itself on its first line: `serve`'s 'listening on URL', or `ui`'s
+    /// Transaction Manager address.
+    enum Announcement {
+        case listening
+        case transactionManager
+    }
+
+    /// Opens the store, binds, announces, and serves until SIGINT or SIGTERM: the App Store
+    /// server's routes, and the Transaction Manager at `/` (docs/ui.md) for `serve` and `ui` alike.
+    static func serve(
+        _ c: CommandContext, _ configuration: HTTPServer.Configuration, announce: Announcement, appAppleID: Int64? = nil,
+        keyVerifier: APIKeySignatureVerifier? = nil, webhook: WebhookURL? = nil,
+        policy: RetryPolicy = RetryPolicy(attempts: 5, backoff: 1)
     ) throws -> ExitCode {
         let i = c.invocation
         let address = configuration.address
         let port = address.port
-        let webhook = webhookAndPolicy?.0
-        let policy = webhookAndPolicy?.1 ?? RetryPolicy(attempts: 5, backoff: 1)
         // The store the server plays the App Store for: created now if missing (a server needs one
         // to serve), and loaded (with its signing chain) before announcing anything.
         let (lastEvent, signer) = try c.write { s throws(StoreError) in
@@ -127,12 +115,9 @@ enum ServeCommand {
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
         let router = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier).router()
         let stop = StopSignal()
-        // The Transaction Manager (GET / and /ui/) needs the port the kernel picked, so it is
-        // mounted after the bind, before the first request is accepted.
-        let page = Mutex<TransactionManagerAPI?>(nil)
+        let page = TransactionManagerMount()
         let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in
-            if TransactionManagerAPI.handles(request.path), let ui = page.withLock({ $0 }) { return ui.respond(to: request) }
-            return router.respond(to: request)
+            page.respond(to: request) ?? router.respond(to: request)
         }
         do {
             try server.bind()
@@ -146,52 +131,25 @@ enum ServeCommand {
             }
             throw i.usageError("cannot listen on \(address): \(failure)")
         }
-        guard let token = UIToken.random() else {
-            throw i.usageError(
-                "the kernel gave no random bytes (/dev/urandom) for the Transaction Manager's token; cannot serve its page safely"
-            )
-        }
-        let commandLine = InProcessCommandLine(
-            storePath: c.storePath, lockTimeout: c.invocation.globals.lockTimeout, environment: c.environment)
-        page.withLock {
-            $0 = TransactionManagerAPI(
-                reader: reader, commandLine: commandLine, check: UIRequestCheck(port: server.boundAddress.port, token: token),
-                storePath: c.storePath, version: iapctlVersion)
-        }
+        try page.mount(c, reader: reader, port: server.boundAddress.port)
         stop.catchTerminationSignals()
         defer { stop.restoreSignals() }
 
-        switch mode {
-        case .server:
-            if c.json {
-                c.printJSON { w in
-                    w.beginObject()
-                    w.key("listening")
-                    w.string(server.url)
-                    w.key("host")
-                    w.string(server.boundAddress.hostText)
-                    w.key("port")
-                    w.int(Int(server.boundAddress.port))
-                    w.endObject()
-                }
-            } else {
-                c.stdout.line("listening on \(server.url)")
+        if announce == .transactionManager {
+            UICommand.announce(c, url: server.url + "/", host: server.boundAddress.hostText, port: server.boundAddress.port)
+        } else if c.json {
+            c.printJSON { w in
+                w.beginObject()
+                w.key("listening")
+                w.string(server.url)
+                w.key("host")
+                w.string(server.boundAddress.hostText)
+                w.key("port")
+                w.int(Int(server.boundAddress.port))
+                w.endObject()
             }
-        case .transactionManager:
-            if c.json {
-                c.printJSON { w in
-                    w.beginObject()
-                    w.key("url")
-                    w.string(server.url + "/")
-                    w.key("host")
-                    w.string(server.boundAddress.hostText)
-                    w.key("port")
-                    w.int(Int(server.boundAddress.port))
-                    w.endObject()
-                }
-            } else {
-                c.stdout.line("Transaction Manager at \(server.url)/ (Ctrl-C stops it)")
-            }
+        } else {
+            c.stdout.line("listening on \(server.url)")
         }
         c.stdout.flush()
 

@@ -27,5 +27,39 @@ enum UICommand {
             examples: ["iapctl ui", "iapctl --store /tmp/s ui --port 8099"]
         ), run: run)
 
-    static func run(_ c: CommandContext) throws -> ExitCode { try ServeCommand.serve(c, as: .transactionManager) }
+    /// `serve`'s server with `ui`'s two options: loopback only (no `--allow-remote`: the page can
+    /// change the store), and a free port unless `--port` names one.
+    static func run(_ c: CommandContext) throws -> ExitCode {
+        let i = c.invocation
+        let hostText = i.value("host") ?? "127.0.0.1"
+        let port = try i.int("port", in: 0...65535) ?? 0
+        guard let address = SocketAddress(host: hostText, port: UInt16(port)) else {
+            throw i.usageError(
+                "--host '\(hostText)' is not an IP address; give 127.0.0.1, ::1 or localhost (names are not resolved)")
+        }
+        guard address.isLoopback else {
+            throw i.usageError(
+                "--host \(hostText) is not a loopback address; the Transaction Manager listens on loopback only (127.0.0.1 or ::1)"
+            )
+        }
+        return try ServeCommand.serve(c, HTTPServer.Configuration(address: address), announce: .transactionManager)
+    }
+
+    /// The first line: the page's address, as text or (`--json`) `{"url", "host", "port"}`.
+    static func announce(_ c: CommandContext, url: String, host: String, port: UInt16) {
+        if c.json {
+            c.printJSON { w in
+                w.beginObject()
+                w.key("url")
+                w.string(url)
+                w.key("host")
+                w.string(host)
+                w.key("port")
+                w.int(Int(port))
+                w.endObject()
+            }
+        } else {
+            c.stdout.line("Transaction Manager at \(url) (Ctrl-C stops it)")
+        }
+    }
 }
