@@ -5,8 +5,11 @@
 /// Learns of every commit to a store from any process, through inotify on the store directory.
 ///
 /// A commit appends a frame to `<store>/journal` (a write: `IN_MODIFY`); a checkpoint or a new
-/// store renames or creates files there (`IN_MOVED_TO`, `IN_CREATE`). Each is a hint to read the
-/// store again; what changed is read from the store itself, under its lock. When inotify is not
+/// store renames, creates or deletes files there (`IN_MOVED_TO`, `IN_CREATE`, `IN_DELETE`). Each
+/// is a hint to read the store again; what changed is read from the store itself, under its lock.
+/// `IN_CLOSE_WRITE` is not watched: every reader, this one included, opens `<store>/lock` for
+/// writing to `flock` it, so each read would wake the watcher to read again, a loop that keeps a
+/// core busy and starves writers of the lock. When inotify is not
 /// available (or the directory does not exist yet) `descriptor` is nil, and the reader falls back
 /// to looking again after a timeout.
 package final class StoreWatch {
@@ -19,7 +22,7 @@ package final class StoreWatch {
             descriptor = nil
             return
         }
-        let mask = UInt32(IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_CLOSE_WRITE)
+        let mask = UInt32(IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_DELETE)
         guard inotify_add_watch(fd, directory, mask) >= 0 else {
             close(fd)
             descriptor = nil
