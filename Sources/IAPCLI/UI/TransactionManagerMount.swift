@@ -22,7 +22,8 @@ final class TransactionManagerMount: @unchecked Sendable {
     /// run the CLI in process (`InProcessCommandLine`) on the same store.
     func mount(_ c: CommandContext, reader: any StoreReading, port: UInt16) throws {
         guard let token = UIToken.random() else {
-            throw c.invocation.usageError(
+            // The command line is right; the service cannot start (69, EX_UNAVAILABLE).
+            throw StoreError.unavailable(
                 "the kernel gave no random bytes (/dev/urandom) for the Transaction Manager's token; cannot serve its page safely"
             )
         }
