@@ -37,6 +37,8 @@ fi
 
 echo "setting up $venv from requirements-test.txt (Apple's app-store-server-library and Selenium, for the interop tests)"
 rm -rf "$venv"
+# On a fresh clone `make test` may run before anything has made .build/.
+mkdir -p "$(dirname "$venv")"
 log="$venv.log"
 if "$python" -m venv "$venv" >"$log" 2>&1 \
   && "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements-test.txt >>"$log" 2>&1; then
