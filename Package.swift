@@ -19,6 +19,12 @@ let package = Package(
             dependencies: ["EmbedTool"],
             path: "Plugins/EmbedFixtures"
         ),
+        .plugin(
+            name: "EmbedUIAssets",
+            capability: .buildTool(),
+            dependencies: ["EmbedTool"],
+            path: "Plugins/EmbedUIAssets"
+        ),
         .target(name: "IAPTime", path: "Sources/IAPTime"),
         .target(name: "IAPCrypto", dependencies: ["IAPTime"], path: "Sources/IAPCrypto"),
         .target(name: "IAPJSON", path: "Sources/IAPJSON"),
@@ -32,8 +38,18 @@ let package = Package(
         // The runtime: what runs beside the deterministic core (threads, locks, child processes)
         // without Foundation, so the shipped iapctl links none.
         .target(name: "IAPRuntime", path: "Sources/IAPRuntime"),
+        // The Transaction Manager page (HTML, CSS, JavaScript in Sources/IAPUIAssets/Assets),
+        // embedded by the EmbedUIAssets plugin; `iapctl serve` answers GET / with it.
         .target(
-            name: "IAPCLI", dependencies: ["IAPKit", "IAPRuntime", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"],
+            name: "IAPUIAssets", dependencies: ["IAPCrypto"], path: "Sources/IAPUIAssets", exclude: ["Assets"],
+            plugins: ["EmbedUIAssets"]),
+        // The Transaction Manager's side of the server: the page's routes, its JSON contract
+        // (docs/ui.md), the event stream, and the action whitelist run through the CLI.
+        .target(
+            name: "IAPUI", dependencies: ["IAPKit", "IAPRuntime", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets"],
+            path: "Sources/IAPUI"),
+        .target(
+            name: "IAPCLI", dependencies: ["IAPKit", "IAPRuntime", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUI"],
             path: "Sources/IAPCLI"),
         .executableTarget(name: "iapctl", dependencies: ["IAPCLI"], path: "Sources/iapctl"),
         .executableTarget(
@@ -44,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IAPCLITests",
-            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "iapctl"],
+            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets", "IAPUI", "iapctl"],
             path: "Tests/IAPCLITests"
         ),
     ]

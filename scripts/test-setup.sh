@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What `make test` needs besides Swift, set up without root: Apple's app-store-server-library in a
-# virtual environment under .build/ (made once from requirements-test.txt, made again when that
-# file changes), and a check of the system tools the interop tests run.
+# What `make test` needs besides Swift, set up without root: Apple's app-store-server-library and
+# Selenium (the Transaction Manager's browser test) in a virtual environment under .build/ (made
+# once from requirements-test.txt, made again when that file changes), and a check of the system
+# tools the interop tests run.
 #
 # Nothing here stops the test run. A missing tool gets one line naming the Debian package; the
 # tests that need it then fail with the same fix named, and every other test still runs.
@@ -15,6 +16,9 @@ missing() { printf 'warning: %s is not installed; the tests that use it will fai
 for tool in openssl jq curl git; do
   command -v "$tool" >/dev/null 2>&1 || missing "$tool" "$tool"
 done
+# The browser test drives Debian's Chromium through its driver.
+command -v chromium >/dev/null 2>&1 || missing chromium chromium
+command -v chromedriver >/dev/null 2>&1 || missing chromedriver chromium-driver
 
 if ! command -v "$python" >/dev/null 2>&1; then
   missing "$python" "python3 python3-venv"
@@ -27,11 +31,11 @@ fi
 
 # Up to date: made from the same requirements, and its python still runs.
 stamp="$venv/requirements-test.txt"
-if cmp -s requirements-test.txt "$stamp" && "$venv/bin/python" -c 'import appstoreserverlibrary' >/dev/null 2>&1; then
+if cmp -s requirements-test.txt "$stamp" && "$venv/bin/python" -c 'import appstoreserverlibrary, selenium' >/dev/null 2>&1; then
   exit 0
 fi
 
-echo "setting up $venv from requirements-test.txt (Apple's app-store-server-library, for the interop tests)"
+echo "setting up $venv from requirements-test.txt (Apple's app-store-server-library and Selenium, for the interop tests)"
 rm -rf "$venv"
 # On a fresh clone `make test` may run before anything has made .build/.
 mkdir -p "$(dirname "$venv")"

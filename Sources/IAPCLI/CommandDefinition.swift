@@ -35,7 +35,7 @@ enum CommandTable {
         LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
-        RunCommand.definition, ServeCommand.definition,
+        RunCommand.definition, ServeCommand.definition, UICommand.definition,
         NotificationsCommand.definition,
     ]
 

@@ -13,12 +13,19 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Whether the server must close the connection after sending this response, whatever the
     /// request asked (set for responses to framing errors).
     public var closesConnection: Bool
+    /// A body produced after the head while the connection stays open (server-sent events);
+    /// `body` is then empty, and the connection closes when the stream ends.
+    public var stream: HTTPStreamBody?
 
-    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], closesConnection: Bool = false) {
+    public init(
+        status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], closesConnection: Bool = false,
+        stream: HTTPStreamBody? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
-        self.closesConnection = closesConnection
+        self.closesConnection = closesConnection || stream != nil
+        self.stream = stream
     }
 
     /// A JSON response built with the ordered writer.
@@ -78,7 +85,8 @@ public struct HTTPResponse: Sendable, Equatable {
         } else if !version.persistsByDefault {
             out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
-        if status.code >= 200 && status.code != 204 && status.code != 304 {
+        // A streamed body has no length: it ends when the connection closes.
+        if status.code >= 200 && status.code != 204 && status.code != 304 && stream == nil {
             out.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
         }
         out.append(contentsOf: [0x0D, 0x0A])

@@ -24,6 +24,12 @@ if arguments.contains("--subscriptions-only") {
     BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
     exit(0)
 }
+if arguments.contains("--ui-only") {
+    let ui = try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+    BenchmarkReport.print(ui)
+    if let path = option("--json", in: arguments) { try BenchmarkReport.write(ui, to: path, quick: quick) }
+    exit(0)
+}
 if arguments.contains("--architecture-only") {
     BenchmarkReport.print(try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick))
     exit(0)
@@ -45,6 +51,7 @@ figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: q
 figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ReceiptBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try CryptoBenchmarks.run(quick: quick)
+figures += try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 
 BenchmarkReport.print(figures)
 try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

@@ -11,12 +11,13 @@ enum ServeCommand {
     static let definition = CommandDefinition(
         CommandSpec(
             name: "serve",
-            summary: "Serve the store over HTTP: App Store Server API, verifyReceipt, webhook",
+            summary: "Serve the store over HTTP: App Store Server API, verifyReceipt, webhook, Transaction Manager",
             discussion: """
                 Prints 'listening on http://HOST:PORT' as its first line, then answers until SIGINT or \
                 SIGTERM, when it stops accepting, finishes the requests in flight and exits 0. Every \
                 request reads the store under its lock, so CLI commands may run alongside. The App Store \
-                Server API routes need 'Authorization: Bearer <JWT>'. See docs/serve.md.
+                Server API routes need 'Authorization: Bearer <JWT>'. GET / is the Transaction Manager, the \
+                store in a browser (see 'iapctl help ui'). See docs/serve.md and docs/ui.md.
                 """,
             options: [
                 .value("host", "address", help: "The address to listen on (default: 127.0.0.1)"),
@@ -84,7 +85,27 @@ enum ServeCommand {
                     as: UTF8.self),
                 name: "--api-key \(path)")
         }
+        return try serve(
+            c, configuration, announce: .listening, appAppleID: appAppleID, keyVerifier: keyVerifier, webhook: webhook,
+            policy: policy)
+    }
 
+    /// How a server announces itself on its first line: `serve`'s 'listening on URL', or `ui`'s
+    /// Transaction Manager address.
+    enum Announcement {
+        case listening
+        case transactionManager
+    }
+
+    /// Opens the store, binds, announces, and serves until SIGINT or SIGTERM: the App Store
+    /// server's routes, and the Transaction Manager at `/` (docs/ui.md) for `serve` and `ui` alike.
+    static func serve(
+        _ c: CommandContext, _ configuration: HTTPServer.Configuration, announce: Announcement, appAppleID: Int64? = nil,
+        keyVerifier: APIKeySignatureVerifier? = nil, webhook: WebhookURL? = nil,
+        policy: RetryPolicy = RetryPolicy(attempts: 5, backoff: 1)
+    ) throws -> ExitCode {
+        let address = configuration.address
+        let port = address.port
         // The store the server plays the App Store for: created now if missing (a server needs one
         // to serve), and loaded (with its signing chain) before announcing anything.
         let (lastEvent, signer) = try c.write { s throws(StoreError) in
@@ -93,7 +114,10 @@ enum ServeCommand {
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
         let router = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier).router()
         let stop = StopSignal()
-        let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in router.respond(to: request) }
+        let page = TransactionManagerMount()
+        let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in
+            page.respond(to: request) ?? router.respond(to: request)
+        }
         do {
             try server.bind()
         } catch let failure as Socket.Failure {
@@ -108,10 +132,13 @@ enum ServeCommand {
             }
             throw StoreError.unavailable("cannot listen on \(address): \(failure); pick another --host or --port")
         }
+        try page.mount(c, reader: reader, port: server.boundAddress.port)
         stop.catchTerminationSignals()
         defer { stop.restoreSignals() }
 
-        if c.json {
+        if announce == .transactionManager {
+            UICommand.announce(c, url: server.url + "/", host: server.boundAddress.hostText, port: server.boundAddress.port)
+        } else if c.json {
             c.printJSON { w in
                 w.beginObject()
                 w.key("listening")

@@ -145,6 +145,15 @@ struct HTTPConnection {
                     return
                 case .request(let request):
                     let response = server.handler(request)
+                    if let stream = response.stream, request.method != "HEAD" {
+                        // A streamed body (server-sent events): the head, then the body until it
+                        // ends; the connection closes with it.
+                        let head = response.serialized(headOnly: true, keepAlive: false, version: request.version)
+                        server.countRequest()
+                        guard Socket.sendAll(fd, head) else { return }
+                        stream.produce(StreamWriter(fd: fd, stop: server.stopSignal))
+                        return
+                    }
                     stopping = stopping || server.stopSignal.isTriggered
                     let keepAlive = request.keepAlive && !response.closesConnection && !stopping
                     let bytes = response.serialized(
@@ -215,5 +224,22 @@ struct HTTPConnection {
 
     static func seconds(_ s: Double) -> String {
         s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+}
+
+/// What a streamed body writes to: the connection's socket, watched for the client hanging up
+/// and for the server stopping.
+struct StreamWriter: HTTPStreamWriter {
+    let fd: Int32
+    let stop: StopSignal
+
+    func write(_ bytes: [UInt8]) -> Bool { Socket.sendAll(fd, bytes) }
+
+    func wait(readable descriptors: [Int32], timeout: Double) -> HTTPStreamWake {
+        let ready = Socket.waitReadable([fd, stop.readFD] + descriptors, timeout: timeout)
+        if ready.contains(stop.readFD) { return .stopping }
+        // A stream's client sends nothing more: readable means it closed (or broke the protocol).
+        if ready.contains(fd) { return .clientGone }
+        return ready.isEmpty ? .timedOut : .readable
     }
 }

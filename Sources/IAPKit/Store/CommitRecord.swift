@@ -200,6 +200,16 @@ enum CommitRecord {
         return out
     }
 
+    /// The seqs of the payload's events, `first ..< first + count`, read from the head of the
+    /// events section without decoding them (a reader after an event seq skips older frames
+    /// whole); nil when there are none or the head is malformed.
+    static func eventSeqs(_ payload: UnsafeRawBufferPointer, layout: Layout) -> Range<UInt64>? {
+        guard let range = layout.events else { return nil }
+        var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
+        guard let first = r.varint(), let count = r.varint(), first <= UInt64.max - count else { return nil }
+        return first..<(first + count)
+    }
+
     /// The migrated format-1 events of the payload; nil when malformed.
     static func legacyEvents(_ payload: UnsafeRawBufferPointer, layout: Layout) -> [(seq: UInt64, json: [UInt8])]? {
         guard let range = layout.legacyEvents else { return [] }

@@ -286,7 +286,10 @@ public final class StoreSession {
                 }
                 for e in legacyEvents where e.seq > since { try body(.legacy(seq: e.seq, json: e.json)) }
             }
-            if layout.events != nil {
+            // A frame whose events all come at or before `since` is not decoded: following the
+            // log (`events --follow`, the Transaction Manager's stream) reads only the news.
+            let seqs = layout.events == nil ? nil : try reader.withPayload(frame) { CommitRecord.eventSeqs($0, layout: layout) }
+            if layout.events != nil, seqs.map({ $0.upperBound > since + 1 }) ?? true {
                 guard let events = try reader.withPayload(frame, { CommitRecord.events($0, layout: layout) }) else {
                     throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed events")
                 }
