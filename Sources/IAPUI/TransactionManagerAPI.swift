@@ -189,7 +189,9 @@ package struct TransactionManagerAPI: Sendable {
             w.key("products")
             w.beginArray()
             for p in s.machine.productsRequest([]).valid {
-                ProductJSON.write(p, storefront: storefront, locale: locale, into: &w)
+                ProductJSON.write(
+                    p, storefront: storefront, locale: locale,
+                    isEligibleForIntroOffer: s.machine.isEligibleForIntroOffer(p), into: &w)
             }
             w.endArray()
             w.key("states")
@@ -245,7 +247,10 @@ package struct TransactionManagerAPI: Sendable {
             TransactionJSON.write(t, into: &w)
             w.key("subscription")
             if t.productType == .autoRenewable, let sub = s.state.subscriptions[t.originalID] {
-                SubscriptionJSON.write(sub, into: &w)
+                // As 'iapctl subscriptions --json' writes it: with its renewal info and offers.
+                let renewal = try? StoreTransactionSigner.renewalInfo(original: sub.originalID, session: s)
+                SubscriptionJSON.write(
+                    sub, renewal: renewal, offers: s.state.offers.subscriptions[sub.originalID], into: &w)
             } else if t.productType == .nonRenewing, let entitlement = s.state.nonRenewing[t.productID] {
                 SubscriptionJSON.write(entitlement, clock: s.state.clock, into: &w)
             } else {
