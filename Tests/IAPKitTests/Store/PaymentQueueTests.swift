@@ -26,7 +26,7 @@ struct PaymentQueueTests {
         var changed = decoded.state
         var expected = state
         var finished = state.queue[10]
-        finished.finished = true
+        finished.disposition = .finished
         var deferred = state.queue[20]
         deferred.state = .deferred
         for t in [finished, deferred] {
