@@ -14,6 +14,12 @@ public func run(
         stdout.flush()
         stderr.flush()
     }
+    // `iapctl --version` alone answers before the command table is built (a third of its
+    // start-up): scripts and CI call it to probe the tool, and it must start as fast as Swift can.
+    if arguments == ["--version"] {
+        stdout.line("iapctl \(iapctlVersion)")
+        return .success
+    }
     let invocation: ParsedInvocation
     do {
         invocation = try Binder.parse(arguments: arguments, root: CommandTable.root)

@@ -22,26 +22,29 @@ public enum DownloadState: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// One Apple-hosted download of a transaction (`SKDownload`).
-public struct Download: Hashable, Sendable, Codable {
+public struct Download: Hashable, Sendable {
     public let contentIdentifier: String
     public let contentVersion: String
-    public var state: DownloadState
+    /// The lifecycle; a failed download carries its error.
+    public var phase: DownloadPhase
     public var downloadedBytes: Int64
     public let contentLength: Int64
-    /// The error of a failed download.
-    public var error: TransactionError?
 
     public init(
-        contentIdentifier: String, contentVersion: String, state: DownloadState = .waiting, downloadedBytes: Int64 = 0,
-        contentLength: Int64, error: TransactionError? = nil
+        contentIdentifier: String, contentVersion: String, phase: DownloadPhase = .waiting, downloadedBytes: Int64 = 0,
+        contentLength: Int64
     ) {
         self.contentIdentifier = contentIdentifier
         self.contentVersion = contentVersion
-        self.state = state
+        self.phase = phase
         self.downloadedBytes = downloadedBytes
         self.contentLength = contentLength
-        self.error = error
     }
+
+    public var state: DownloadState { phase.state }
+
+    /// The error of a failed download.
+    public var error: TransactionError? { phase.error }
 
     /// Progress from 0 to 1, as `SKDownload.progress` (RMStore); DYFStoreKit reports it x100.
     public var progress: Double {

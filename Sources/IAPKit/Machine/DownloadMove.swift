@@ -16,7 +16,7 @@ public enum DownloadMove: String, CaseIterable, Sendable, Hashable {
         }
     }
 
-    public var target: DownloadState {
+    public var target: DownloadPhase {
         switch self {
         case .start, .resume: return .active
         case .pause: return .paused

@@ -44,11 +44,10 @@ extension Machine {
         case .started:
             guard c.state == .waiting || c.state == .active else { throw refuse("a start") }
             if let error = takeFault(.download, product: c.productID, into: &effects) {
-                c.state = .failed
-                c.error = error
+                c.phase = .failed(error)
                 change = .failed
             } else {
-                c.state = .active
+                c.phase = .active
                 c.progressBasisPoints = 0
                 change = .started
             }
@@ -61,13 +60,12 @@ extension Machine {
             change = .updated
         case .finished:
             guard c.state == .active else { throw refuse("the end") }
-            c.state = .finished
+            c.phase = .finished
             c.progressBasisPoints = 10_000
             change = .finished
         case .failed(let error):
             guard c.state == .active else { throw refuse("a failure") }
-            c.state = .failed
-            c.error = error
+            c.phase = .failed(error)
             change = .failed
         }
         state.contentDownloads[i] = c

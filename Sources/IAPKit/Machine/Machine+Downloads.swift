@@ -29,7 +29,7 @@ extension Machine {
                 )
             }
         }
-        for i in indices { t.downloads[i].state = move.target }
+        for i in indices { t.downloads[i].phase = move.target }
         if move == .cancel {
             for i in indices { effects.storeEffects.append(.removeDownloadCopy(id, content: t.downloads[i].contentIdentifier)) }
         }
@@ -58,8 +58,7 @@ extension Machine {
             )
         }
         if let error = takeFault(.download, product: t.productID, into: &effects) {
-            d.state = .failed
-            d.error = error
+            d.phase = .failed(error)
             t.downloads[i] = d
             effects.storeEffects.append(.removeDownloadCopy(id, content: content))
             record(t, into: &effects)
@@ -70,7 +69,7 @@ extension Machine {
         d.downloadedBytes = bytes
         emit(.download(.updated, transaction: id, product: t.productID, d), into: &effects)
         if bytes == d.contentLength {
-            d.state = .finished
+            d.phase = .finished
             emit(.download(.finished, transaction: id, product: t.productID, d), into: &effects)
         }
         t.downloads[i] = d

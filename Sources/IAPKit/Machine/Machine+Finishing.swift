@@ -20,10 +20,10 @@ extension Machine {
     /// RMStore's verdict on a transaction whose downloads all ended: nil when every one finished.
     func deliveryError(_ t: Transaction) -> TransactionError? {
         if t.downloads.contains(where: { $0.state == .cancelled }) { return .downloadCanceled }
-        if let failed = t.downloads.first(where: { $0.state == .failed }) { return failed.error ?? TransactionError(.unknown) }
+        if let error = t.downloads.lazy.compactMap(\.error).first { return error }
         if let c = contentDownload(of: t.id) {
             if c.state == .cancelled { return .downloadCanceled }
-            if c.state == .failed { return c.error ?? TransactionError(.unknown) }
+            if let error = c.error { return error }
         }
         return nil
     }
@@ -62,7 +62,7 @@ extension Machine {
     /// the transaction leaves the queue.
     mutating func markFinished(_ t: inout Transaction, into effects: inout Effects) {
         for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
-            t.downloads[i].state = .cancelled
+            t.downloads[i].phase = .cancelled
             emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
             effects.finish.cancelled(t.downloads[i].contentIdentifier, of: t.id)
             effects.storeEffects.append(.removeDownloadCopy(t.id, content: t.downloads[i].contentIdentifier))
@@ -70,13 +70,13 @@ extension Machine {
         if let i = contentDownloadIndex(t.id) {
             var c = state.contentDownloads.remove(at: i)
             if !c.state.isTerminal {
-                c.state = .cancelled
+                c.phase = .cancelled
                 emit(.contentDownload(.cancelled, c), into: &effects)
                 effects.finish.cancelled("self-hosted content", of: t.id)
             }
         }
         state.postponedFinishes.removeAll { $0 == t.id }
-        t.finished = true
+        t.disposition = .finished
         record(t, into: &effects)
     }
 }

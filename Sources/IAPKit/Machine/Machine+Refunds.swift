@@ -56,7 +56,7 @@ extension Machine {
     }
 
     /// Deletes a transaction as if it never happened (Xcode's deleteTransaction). The store keeps
-    /// a tombstone (`isDeleted`), which leaves the queue and is hidden from dump, show and every
+    /// a tombstone (disposition `.deleted`), which leaves the queue and is hidden from dump, show and every
     /// lookup. What it gave goes with it: deleting the purchase that made a non-consumable owned
     /// un-owns it; deleting a subscription's first or current-period transaction removes the
     /// subscription (the group is free again, with introductory offer eligibility); deleting a
@@ -64,8 +64,8 @@ extension Machine {
     mutating func deleteTransaction(_ id: TransactionID, archive: some TransactionArchive, into effects: inout Effects)
         throws(StoreError)
     {
-        guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
-        t.isDeleted = true
+        guard let visible = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        let t = visible.deleted
         record(t, into: &effects)
         switch t.productType {
         case .consumable:
@@ -97,8 +97,7 @@ extension Machine {
         var id = TransactionID.first
         let end = state.nextTransactionID
         while id < end {
-            if var t = try visibleTransaction(id, archive: archive) {
-                t.isDeleted = true
+            if let t = try visibleTransaction(id, archive: archive)?.deleted {
                 record(t, into: &effects)
                 count += 1
             }

@@ -1,108 +1,127 @@
+import Synchronization
+
 /// The payment queue: unfinished transactions, oldest (lowest id) first.
 ///
-/// Loading a store must not grow with the queue, so the queue read from the checkpoint keeps
-/// each transaction as its stored record and decodes it only when it is read: a `buy` on a store
-/// with 10,000 unfinished transactions looks at the ids (a binary search) and decodes none. The
-/// transactions a command changes are held decoded. Value semantics throughout: the stored
-/// records are shared, immutable bytes.
+/// Loading a store and committing to it must not grow with the queue, so the checkpoint holds
+/// only the queue's ids (a byte or two each) and the queue reads a transaction it does not hold
+/// from the journal, through the index (`Source`), when it is asked for it: a `buy` on a store
+/// with 10,000 unfinished transactions reads 10,000 ids and decodes none. The transactions a
+/// command changed are held decoded. Copying the queue (every `apply` works on a copy of the
+/// state) copies an array of ids and a small dictionary, never the transactions.
 public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
-    /// One entry: decoded, or a record in `records` (its range).
-    enum Entry: Sendable {
-        case decoded(Transaction)
-        case stored(Range<Int>)
-    }
+    /// Where queued transactions that are not held decoded are read: the store's journal.
+    final class Source: @unchecked Sendable {
+        /// The latest version of a transaction, or why it cannot be read.
+        private let read: (TransactionID) throws(StoreError) -> Transaction?
+        /// Copies of a state may be read from several threads; the journal reader is not shared.
+        private let lock = Mutex(())
 
-    /// Encoded transactions the checkpoint held, shared by every copy of the queue.
-    final class Records: Sendable {
-        let bytes: [UInt8]
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ read: @escaping (TransactionID) throws(StoreError) -> Transaction?) { self.read = read }
+
+        func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
+            try lock.withLock { _ throws(StoreError) in try read(id) }
+        }
     }
 
     public private(set) var ids: [TransactionID] = []
-    private var entries: [Entry] = []
-    private let records: Records?
+    /// Transactions held decoded: each one changed since the checkpoint (all of them in a queue
+    /// built from transactions).
+    private var decoded: [TransactionID: Transaction] = [:]
+    private var source: Source?
 
-    public init() { records = nil }
+    public init() {}
 
     public init(arrayLiteral elements: Transaction...) { self.init(elements) }
 
     /// A queue of these transactions, sorted by id.
     public init(_ transactions: [Transaction]) {
-        records = nil
         for t in transactions.sorted(by: { $0.id < $1.id }) {
             ids.append(t.id)
-            entries.append(.decoded(t))
+            decoded[t.id] = t
         }
     }
 
-    /// A queue over stored records: `ranges[i]` is where transaction `ids[i]`'s record is.
-    init(ids: [TransactionID], records: [UInt8], ranges: [Range<Int>]) {
+    /// A queue of the transactions `ids` names (a checkpoint's), read from `source` when asked.
+    init(ids: [TransactionID], source: Source? = nil) {
         self.ids = ids
-        self.records = Records(records)
-        entries = ranges.map(Entry.stored)
+        self.source = source
     }
+
+    /// Where the transactions not held decoded are read (the session attaches its journal).
+    mutating func attach(_ source: Source) { self.source = source }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { ids.count }
 
     public subscript(i: Int) -> Transaction {
-        switch entries[i] {
-        case .decoded(let t): return t
-        case .stored(let range):
-            // The checkpoint's CRC vouched for these bytes when the store was loaded.
-            let t = records!.bytes.withUnsafeBytes { raw in
-                TransactionRecordCodec.decode(UnsafeRawBufferPointer(rebasing: raw[range]))
+        let id = ids[i]
+        if let t = decoded[id] { return t }
+        // The checkpoint's CRC vouched for the id, and every committed transaction's latest version
+        // is in the journal; a journal damaged since then is refused when it is read this way.
+        do throws(StoreError) {
+            guard let t = try source?.transaction(id) else {
+                fatalError("transaction \(id) of the payment queue is not in the store's journal; run 'iapctl doctor'")
             }
-            return t!
+            return t
+        } catch {
+            fatalError("transaction \(id) of the payment queue cannot be read: \(error)")
         }
     }
 
-    /// The stored record of entry `i` (for the checkpoint: unchanged records are copied, not
-    /// decoded and encoded again), or nil when it is held decoded.
-    func storedRecord(_ i: Int) -> ArraySlice<UInt8>? {
-        if case .stored(let range) = entries[i] { return records!.bytes[range] }
-        return nil
+    /// The queued transaction `id`, read from the journal when it is not held decoded; a read
+    /// failure is thrown (the subscript cannot throw).
+    func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
+        guard index(of: id) != nil else { return nil }
+        if let t = decoded[id] { return t }
+        return try source?.transaction(id)
     }
+
+    /// Whether every transaction is held decoded (nothing to read from a journal).
+    var isDecoded: Bool { decoded.count == ids.count }
 
     /// The index of `id`, by binary search.
     func index(of id: TransactionID) -> Int? {
+        let low = insertionPoint(of: id)
+        return low < ids.count && ids[low] == id ? low : nil
+    }
+
+    private func insertionPoint(of id: TransactionID) -> Int {
+        // New transactions have the highest id: appending is the common case.
+        if let last = ids.last, last < id { return ids.count }
         var low = 0
         var high = ids.count
         while low < high {
             let mid = (low + high) / 2
             if ids[mid] < id { low = mid + 1 } else { high = mid }
         }
-        return low < ids.count && ids[low] == id ? low : nil
+        return low
     }
 
     /// Puts a transaction in the queue, or replaces the queued version; one that left the queue
     /// (finished or deleted) is removed.
     mutating func upsert(_ t: Transaction) {
-        if let i = index(of: t.id) {
-            if t.isInQueue {
-                entries[i] = .decoded(t)
-            } else {
-                ids.remove(at: i)
-                entries.remove(at: i)
-            }
-            return
+        let i = insertionPoint(of: t.id)
+        let present = i < ids.count && ids[i] == t.id
+        if t.isInQueue {
+            if !present { ids.insert(t.id, at: i) }
+            decoded[t.id] = t
+        } else if present {
+            ids.remove(at: i)
+            decoded[t.id] = nil
         }
-        guard t.isInQueue else { return }
-        var low = ids.count
-        if let last = ids.last, last > t.id {
-            low = 0
-            var high = ids.count
-            while low < high {
-                let mid = (low + high) / 2
-                if ids[mid] < t.id { low = mid + 1 } else { high = mid }
-            }
-        }
-        ids.insert(t.id, at: low)
-        entries.insert(.decoded(t), at: low)
     }
 
+    /// Equal when they hold the same transactions in the same order. Two copies of one loaded
+    /// queue (a commit compares the state before and after) read the same journal, so only the
+    /// transactions either holds decoded are compared, not the whole queue.
     public static func == (a: PaymentQueue, b: PaymentQueue) -> Bool {
-        a.ids == b.ids && a.elementsEqual(b)
+        guard a.ids == b.ids else { return false }
+        guard let source = a.source, source === b.source else { return a.elementsEqual(b) }
+        for id in Set(a.decoded.keys).union(b.decoded.keys) {
+            guard let i = a.index(of: id) else { continue }
+            if a[i] != b[i] { return false }
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {

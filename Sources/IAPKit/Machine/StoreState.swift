@@ -102,6 +102,9 @@ public struct StoreState: Hashable, Sendable, Codable {
     /// Replaces the queue with one read from a checkpoint.
     mutating func replaceQueue(with stored: PaymentQueue) { queue = stored }
 
+    /// Where the queue reads the transactions a checkpoint named by id (the store's journal).
+    mutating func attachQueueSource(_ source: PaymentQueue.Source) { queue.attach(source) }
+
     /// Puts a transaction in the queue, or replaces the queued version; finished (and deleted)
     /// ones leave it.
     mutating func upsert(_ transaction: Transaction) { queue.upsert(transaction) }

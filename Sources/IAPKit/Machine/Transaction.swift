@@ -14,8 +14,9 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// The payment's `applicationUsername`, or nil.
     public var userID: UserID?
     public var state: TransactionState
-    /// Whether the app called `finishTransaction`; unfinished ones stay in the queue.
-    public var finished: Bool
+    /// In the payment queue, finished, or deleted: one lifecycle, so a transaction cannot be
+    /// both deleted and still queued.
+    public var disposition: Disposition
     public var date: Timestamp
     public var originalDate: Timestamp
     public var storefront: String
@@ -45,9 +46,19 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// An immediate upgrade or crossgrade: the prorated credit for the unused part of the period
     /// it replaced, in that period's currency.
     public var upgradeCredit: Price?
-    /// A tombstone: `iapctl delete` or `clear` removed the transaction from history. The store
-    /// keeps the record (the journal is append-only) but hides it from dump, show and lookups.
-    public var isDeleted: Bool
+
+    /// What became of a transaction after it was made.
+    public enum Disposition: Hashable, Sendable {
+        /// Unfinished: in the payment queue until the app calls `finishTransaction`.
+        case queued
+        /// The app called `finishTransaction`; the transaction left the queue for history.
+        case finished
+        /// A tombstone: `iapctl delete` or `clear` removed the transaction from history (Xcode's
+        /// deleteTransaction). The store keeps the record (the journal is append-only) but hides
+        /// it from dump, show and lookups; it leaves the queue too. It remembers whether the app had
+        /// finished it, which the `transactionDeleted` event prints.
+        case deleted(wasFinished: Bool)
+    }
 
     // MARK: - Offers
 
@@ -95,11 +106,11 @@ public struct Transaction: Hashable, Sendable, Codable {
 
     public init(
         id: TransactionID, originalID: TransactionID, productID: ProductID, productType: ProductType, quantity: Int,
-        userID: UserID?, state: TransactionState, finished: Bool = false, date: Timestamp, originalDate: Timestamp,
+        userID: UserID?, state: TransactionState, disposition: Disposition = .queued, date: Timestamp, originalDate: Timestamp,
         storefront: String, price: Price, currency: String, charged: Bool, downloads: [Download] = [],
         expiresDate: Timestamp? = nil, webOrderLineItemID: UInt64? = nil, revocationDate: Timestamp? = nil,
         revocationReason: Int? = nil, isUpgraded: Bool = false, offer: OfferKind? = nil, reason: Reason = .purchase,
-        subscriptionGroup: String? = nil, upgradeCredit: Price? = nil, isDeleted: Bool = false, offerType: OfferType? = nil,
+        subscriptionGroup: String? = nil, upgradeCredit: Price? = nil, offerType: OfferType? = nil,
         offerID: OfferID? = nil, offerPeriod: SubscriptionPeriod? = nil, billingPlan: BillingPlanType? = nil,
         commitment: TransactionCommitment? = nil
     ) {
@@ -110,7 +121,7 @@ public struct Transaction: Hashable, Sendable, Codable {
         self.quantity = quantity
         self.userID = userID
         self.state = state
-        self.finished = finished
+        self.disposition = disposition
         self.date = date
         self.originalDate = originalDate
         self.storefront = storefront
@@ -127,7 +138,6 @@ public struct Transaction: Hashable, Sendable, Codable {
         self.reason = reason
         self.subscriptionGroup = subscriptionGroup
         self.upgradeCredit = upgradeCredit
-        self.isDeleted = isDeleted
         self.offerType = offerType ?? (offer != nil ? .introductory : nil)
         self.offerID = offerID
         self.offerPeriod = offerPeriod
@@ -139,7 +149,31 @@ public struct Transaction: Hashable, Sendable, Codable {
     public var isDelivered: Bool { state.isDelivered }
 
     /// Whether the transaction is in the payment queue: not yet finished.
-    public var isInQueue: Bool { !finished && !isDeleted }
+    public var isInQueue: Bool { disposition == .queued }
+
+    /// Whether the app called `finishTransaction` (before any deletion).
+    public var finished: Bool {
+        switch disposition {
+        case .queued: return false
+        case .finished: return true
+        case .deleted(let wasFinished): return wasFinished
+        }
+    }
+
+    /// Whether `iapctl delete` or `clear` made it a tombstone.
+    public var isDeleted: Bool {
+        switch disposition {
+        case .queued, .finished: return false
+        case .deleted: return true
+        }
+    }
+
+    /// The tombstone of this transaction, as `delete` and `clear` leave it.
+    public var deleted: Transaction {
+        var t = self
+        t.disposition = .deleted(wasFinished: finished)
+        return t
+    }
 }
 
 extension Transaction {

@@ -25,10 +25,11 @@ extension Transaction {
         case "restored": state = .restored
         default: return nil
         }
+        let finished = json["finished"]?.boolValue ?? false
         self.init(
             id: id, originalID: original, productID: ProductID(product), productType: type, quantity: Int(quantity),
             userID: json["userIdentifier"]?.stringValue.map(UserID.init), state: state,
-            finished: json["finished"]?.boolValue ?? false, date: Timestamp(milliseconds: date),
+            disposition: finished ? .finished : .queued, date: Timestamp(milliseconds: date),
             originalDate: Timestamp(milliseconds: originalDate), storefront: storefront, price: price, currency: currency,
             charged: json["charged"]?.boolValue ?? false,
             expiresDate: json["expiresTimestamp"]?.int64Value.map(Timestamp.init(milliseconds:)),

@@ -106,7 +106,8 @@ extension ContentDownload: BinaryRecord {
         guard let id = r.id(), let product = r.product(), let state = r.varint().flatMap(DownloadState.code),
             let progress = r.int(), let error = r.optional({ $0.record(TransactionError.self) })
         else { return nil }
-        return ContentDownload(transactionID: id, productID: product, state: state, progressBasisPoints: progress, error: error)
+        return ContentDownload(
+            transactionID: id, productID: product, phase: DownloadPhase(state, error: error), progressBasisPoints: progress)
     }
 }
 

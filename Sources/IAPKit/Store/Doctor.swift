@@ -248,8 +248,11 @@ public enum Doctor {
                 "the checkpoint covers \(stateFile.journalLength) bytes of journal, which is not the end of a commit")
             return
         }
-        // The state as a command loads it: the checkpoint and the frames after it.
+        // The state as a command loads it: the checkpoint and the frames after it. The queued
+        // transactions it names by id are the journal's latest versions.
         var loaded = stateFile.state
+        let latest = scan.latest
+        loaded.attachQueueSource(PaymentQueue.Source { id in latest[id.rawValue] })
         var reader = JournalReader(journal: journal, size: scan.validEnd)
         var offset = stateFile.journalLength
         do {
@@ -304,7 +307,7 @@ public enum Doctor {
             consistent = false
         }
         let unfinished = scan.latest.values.filter { $0.isInQueue }.sorted { $0.id < $1.id }
-        if unfinished != state.queue {
+        if unfinished.map(\.id) != state.queue.ids || unfinished != state.queue {
             report.bad(
                 store.statePath,
                 "the queue (\(state.queue.count)) differs from the journal's unfinished transactions (\(unfinished.count))")

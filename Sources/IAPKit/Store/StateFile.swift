@@ -7,12 +7,18 @@
 /// the commit point. A crash while it is rewritten leaves the previous checkpoint, whose tail
 /// still holds everything.
 ///
-/// Body (after the `ChecksummedFile` header line `iapctl-state v2 ...`): `[journalLength
+/// Body (after the `ChecksummedFile` header line `iapctl-state v3 ...`): `[journalLength
 /// varint][catalog name][catalog SHA-256][state: a full StateDeltaCodec record][queue count]
-/// [each queued transaction: a length-prefixed TransactionRecordCodec record]`.
+/// [each queued id, as the difference from the previous one (the first from 0)]`. The queue's
+/// transactions are in the journal, read through the index when a command needs one, so the
+/// checkpoint, its checksum and a load grow by a byte or two per queued transaction.
+///
+/// Header v2 (the format-2 stores of development builds before this one) had each queued
+/// transaction's whole record after the count; it is read by taking the id from the head of each
+/// record. Both are store format 2.
 struct StateFile: Equatable {
     static let kind = "state"
-    static let version = 2
+    static let version = 3
 
     /// How many bytes of the journal the state includes.
     var journalLength: UInt64
@@ -22,35 +28,28 @@ struct StateFile: Equatable {
     var state: StoreState
 
     func encoded() -> [UInt8] {
-        var w = ByteWriter(capacity: 512 + 96 * state.queue.count)
+        var w = ByteWriter(capacity: 512 + 2 * state.queue.count)
         w.varint(journalLength)
         w.string(catalogName)
         w.string(catalogSHA256)
         StateDeltaCodec.encode(from: nil, to: state, into: &w)
         w.varint(UInt64(state.queue.count))
-        var record = ByteWriter(capacity: 160)
-        for i in state.queue.indices {
-            // A record the queue still holds as stored is copied as it is.
-            if let stored = state.queue.storedRecord(i) {
-                w.varint(UInt64(stored.count))
-                w.bytes.append(contentsOf: stored)
-                continue
-            }
-            record.bytes.removeAll(keepingCapacity: true)
-            TransactionRecordCodec.encode(state.queue[i], into: &record)
-            w.varint(UInt64(record.bytes.count))
-            w.raw(record.bytes)
+        var previous: UInt64 = 0
+        for id in state.queue.ids {
+            w.varint(id.rawValue - previous)
+            previous = id.rawValue
         }
         return ChecksummedFile.encode(kind: StateFile.kind, version: StateFile.version, body: w.bytes)
     }
 
-    /// The store format a state file's header names (1 or 2), checked as far as the header goes.
+    /// The store format a state file's header names: 1, or 2 for state file versions 2 and 3.
     static func format(of bytes: [UInt8], path: String) throws(StoreError) -> Int {
-        try ChecksummedFile.version(of: bytes, kind: kind, maximumVersion: version, path: path)
+        min(2, try ChecksummedFile.version(of: bytes, kind: kind, maximumVersion: version, path: path))
     }
 
     static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> StateFile {
-        let body = try ChecksummedFile.decode(bytes, kind: kind, maximumVersion: version, path: path)
+        let version = try ChecksummedFile.version(of: bytes, kind: kind, maximumVersion: Self.version, path: path)
+        let body = try ChecksummedFile.decode(bytes, kind: kind, maximumVersion: Self.version, path: path)
         func damaged() -> StoreError {
             .damaged(path: path, problem: "state does not decode; the file is not what this iapctl wrote")
         }
@@ -61,25 +60,29 @@ struct StateFile: Equatable {
             guard StateDeltaCodec.apply(from: &r, to: &state), let count = r.varint(), count <= UInt64(raw.count) else {
                 return nil
             }
-            // The queue's records are located, not decoded: a load must not grow with the queue.
-            // Each record starts with its id (TransactionRecordCodec's first field).
             var ids: [TransactionID] = []
-            var ranges: [Range<Int>] = []
             ids.reserveCapacity(Int(count))
-            ranges.reserveCapacity(Int(count))
+            var previous: UInt64 = 0
             for _ in 0..<count {
-                guard let n = r.varint(), n <= UInt64(raw.count - r.index) else { return nil }
-                let range = r.index..<(r.index + Int(n))
-                var head = ByteReader(UnsafeRawBufferPointer(rebasing: raw[range]))
-                guard head.varint() == 1 << 3, let id = head.varint(), ids.last.map({ $0.rawValue < id }) ?? true else {
-                    return nil
+                let id: UInt64
+                if version >= 3 {
+                    guard let delta = r.varint(), delta > 0 || ids.isEmpty, delta <= UInt64.max - previous else { return nil }
+                    id = previous + delta
+                } else {
+                    // A v2 record: its length, then TransactionRecordCodec's first field, the id.
+                    guard let n = r.varint(), n <= UInt64(raw.count - r.index) else { return nil }
+                    let range = r.index..<(r.index + Int(n))
+                    var head = ByteReader(UnsafeRawBufferPointer(rebasing: raw[range]))
+                    guard head.varint() == 1 << 3, let value = head.varint() else { return nil }
+                    id = value
+                    r.index = range.upperBound
                 }
+                guard ids.isEmpty || previous < id else { return nil }
                 ids.append(TransactionID(id))
-                ranges.append(range)
-                r.index = range.upperBound
+                previous = id
             }
             guard r.isAtEnd else { return nil }
-            state.replaceQueue(with: PaymentQueue(ids: ids, records: body, ranges: ranges))
+            state.replaceQueue(with: PaymentQueue(ids: ids))
             return StateFile(journalLength: length, catalogName: name, catalogSHA256: sha, state: state)
         }
         guard let decoded else { throw damaged() }

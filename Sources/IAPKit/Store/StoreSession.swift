@@ -64,11 +64,16 @@ public final class StoreSession {
             }
         }
         end = offset
-        self.stateFile = stateFile
-        machine = Machine(catalog: catalog, state: state)
         let index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: end)
         self.index = index
-        archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
+        let archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
+        self.archive = archive
+        // Queued transactions the checkpoint names by id are read from the journal when asked for.
+        state.attachQueueSource(PaymentQueue.Source { id throws(StoreError) in try archive.stored(id) })
+        var checkpointed = stateFile
+        checkpointed.state.attachQueueSource(PaymentQueue.Source { id throws(StoreError) in try archive.stored(id) })
+        self.stateFile = checkpointed
+        machine = Machine(catalog: catalog, state: state)
     }
 
     /// A session over a store held in memory: a format-1 store (`format` 1), or the empty store
@@ -209,7 +214,7 @@ public final class StoreSession {
 
     /// The latest version of a transaction, from the queue or history; nil if unknown.
     public func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
-        if let t = state.queued(id) { return t }
+        if let t = try state.queue.transaction(id) { return t }
         return try historical(id)
     }
 
@@ -219,7 +224,11 @@ public final class StoreSession {
         _ filter: TransactionFilter = TransactionFilter(), _ body: (Transaction) throws(StoreError) -> Void
     ) throws(StoreError) {
         if filter.unfinishedOnly {
-            for t in state.queue where filter.matches(t) { try body(t) }
+            // Read with errors thrown: a queued transaction comes from the journal.
+            for id in state.queue.ids {
+                guard let t = try state.queue.transaction(id) else { continue }
+                if filter.matches(t) { try body(t) }
+            }
             return
         }
         let end = state.nextTransactionID

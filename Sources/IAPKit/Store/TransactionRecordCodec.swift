@@ -125,8 +125,8 @@ enum TransactionRecordCodec {
             return nil
         }
         return Download(
-            contentIdentifier: cid, contentVersion: version, state: state, downloadedBytes: done, contentLength: length,
-            error: error)
+            contentIdentifier: cid, contentVersion: version, phase: DownloadPhase(state, error: error), downloadedBytes: done,
+            contentLength: length)
     }
 
     static func productTypeCode(_ type: ProductType) -> Int {
@@ -276,13 +276,14 @@ enum TransactionRecordCodec {
         }
         return Transaction(
             id: TransactionID(id), originalID: TransactionID(originalID ?? id), productID: ProductID(productID),
-            productType: productType, quantity: quantity, userID: userID.map(UserID.init), state: state, finished: finished,
+            productType: productType, quantity: quantity, userID: userID.map(UserID.init), state: state,
+            disposition: deleted ? .deleted(wasFinished: finished) : finished ? .finished : .queued,
             date: Timestamp(milliseconds: date), originalDate: Timestamp(milliseconds: originalDate ?? date),
             storefront: storefront, price: Price(milliunits: price), currency: currency, charged: charged, downloads: downloads,
             expiresDate: expires.map(Timestamp.init(milliseconds:)), webOrderLineItemID: webOrder,
             revocationDate: revocation.map(Timestamp.init(milliseconds:)), revocationReason: revocationReason,
             isUpgraded: upgraded, offer: offer, reason: reason, subscriptionGroup: group,
-            upgradeCredit: credit.map(Price.init(milliunits:)), isDeleted: deleted, offerType: offerType,
+            upgradeCredit: credit.map(Price.init(milliunits:)), offerType: offerType,
             offerID: offerID.map(OfferID.init), offerPeriod: offerPeriod, billingPlan: billingPlan, commitment: commitment)
     }
 }

@@ -15,7 +15,10 @@ struct StateCodingTests {
         try h.apply(.setSetting(key: "locale", value: "zh_CN"))
         let file = StateFile(journalLength: 99, catalogName: "built-in", catalogSHA256: "ab", state: h.state)
         let bytes = file.encoded()
-        let decoded = try StateFile.decode(bytes, path: "state")
+        var decoded = try StateFile.decode(bytes, path: "state")
+        // The checkpoint names the queue by id; the store's journal gives the transactions.
+        let queued = Dictionary(uniqueKeysWithValues: h.state.queue.map { ($0.id, $0) })
+        decoded.state.attachQueueSource(PaymentQueue.Source { queued[$0] })
         #expect(decoded == file)
         #expect(decoded.encoded() == bytes)
         #expect(h.state.queue.contains { $0.state.error != nil })

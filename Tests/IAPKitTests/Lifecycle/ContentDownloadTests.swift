@@ -31,7 +31,7 @@ struct ContentDownloadTests {
             names == ["contentDownloadStarted", "contentDownloadUpdated", "contentDownloadUpdated", "contentDownloadFinished"])
         #expect(
             h.machine.contentDownload(of: t.id)
-                == ContentDownload(transactionID: t.id, productID: t.productID, state: .finished, progressBasisPoints: 10_000))
+                == ContentDownload(transactionID: t.id, productID: t.productID, phase: .finished, progressBasisPoints: 10_000))
     }
 
     @Test("steps out of order are refused and change nothing")

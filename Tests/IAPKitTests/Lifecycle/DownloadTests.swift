@@ -37,7 +37,7 @@ struct DownloadTests {
                     .cancelled, transaction: t.id, product: t.productID,
                     {
                         var d = Self.levels
-                        d.state = .cancelled
+                        d.phase = .cancelled
                         return d
                     }()))
     }
@@ -55,7 +55,7 @@ struct DownloadTests {
             )
             if move.applies(to: from) {
                 try h.apply(.download(move, t.id, content: "levels"))
-                #expect(h.state.queued(t.id)?.downloads[0].state == move.target)
+                #expect(h.state.queued(t.id)?.downloads[0].phase == move.target)
             } else {
                 h.expectRefusal(.download(move, t.id, content: "levels"), error)
                 #expect(error.exitCode == .notAllowed)
@@ -107,7 +107,7 @@ struct DownloadTests {
         }
         #expect(names == ["downloadUpdated", "downloadUpdated", "downloadUpdated", "downloadFinished"])
         var finished = Self.levels
-        finished.state = .finished
+        finished.phase = .finished
         finished.downloadedBytes = 9591
         #expect(h.state.queued(t.id)?.downloads == [finished, Self.soundtrack])
         #expect(finished.progress == 1)

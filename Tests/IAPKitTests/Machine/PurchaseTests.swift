@@ -12,7 +12,7 @@ struct PurchaseTests {
         let t = try #require(effects.transactions.first)
         let expected = Transaction(
             id: .first, originalID: .first, productID: ProductID("com.x.coin42"), productType: .consumable, quantity: 2,
-            userID: nil, state: .purchased, finished: false, date: Timestamp.defaultStart.adding(milliseconds: 1000),
+            userID: nil, state: .purchased, disposition: .queued, date: Timestamp.defaultStart.adding(milliseconds: 1000),
             originalDate: Timestamp.defaultStart.adding(milliseconds: 1000), storefront: "USA", price: Price(milliunits: 990),
             currency: "USD", charged: true)
         #expect(t == expected)

@@ -32,7 +32,7 @@ struct ReceiptMachineTests {
         #expect(effects.events.map(\.name) == ["receiptVerified", "transactionFinished"])
         var expected = before
         var finished = t
-        finished.finished = true
+        finished.disposition = .finished
         expected.upsert(finished)
         expected.ledger[ProductID("com.x.coin42")] = LedgerEntry(purchases: 1, units: 2, consumed: 0)
         expected.nextEventSeq += 2
@@ -62,9 +62,9 @@ struct ReceiptMachineTests {
                 "receiptVerificationFailed", "downloadCancelled", "downloadCancelled", "transactionVerificationFailed",
             ])
         var failed = t
-        failed.finished = true
+        failed.disposition = .finished
         failed.downloads = t.downloads.map {
-            var d = $0; d.state = .cancelled; return d
+            var d = $0; d.phase = .cancelled; return d
         }
         guard case .receipt(.transactionVerificationFailed(let reported, let reportedError)) = effects.events.last?.kind else {
             Issue.record("no transactionVerificationFailed")

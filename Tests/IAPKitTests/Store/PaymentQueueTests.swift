@@ -2,7 +2,7 @@ import Testing
 
 @testable import IAPKit
 
-/// The checkpoint's payment queue is located at load, not decoded, and behaves as the list of
+/// The checkpoint holds the payment queue as ids; the queue reads transactions from the journal and behaves as the list of
 /// unfinished transactions it stands for.
 @Suite("The payment queue of a checkpoint")
 struct PaymentQueueTests {
@@ -13,20 +13,35 @@ struct PaymentQueueTests {
         return h.state
     }
 
-    @Test("a checkpoint round-trips the queue, and changing it works on stored records")
+    @Test("a checkpoint holds the queue's ids, and the queue reads the rest from its source")
     func roundTrip() throws {
         let state = try Self.state(unfinished: 50)
         let file = StateFile(journalLength: 16, catalogName: "built-in", catalogSHA256: "x", state: state)
         let decoded = try StateFile.decode(file.encoded(), path: "state")
-        #expect(decoded.state == state)
-        #expect(decoded.state.queue.map(\.id) == state.queue.map(\.id))
-        #expect((0..<decoded.state.queue.count).allSatisfy { decoded.state.queue.storedRecord($0) != nil }, "nothing decoded")
+        // The checkpoint holds ids only: the transactions come from the source (the journal).
+        #expect(decoded.state.queue.ids == state.queue.ids)
+        #expect(!decoded.state.queue.isDecoded)
+        var none = state
+        none.replaceQueue(with: [])
+        let emptyQueue = StateFile(journalLength: 16, catalogName: "built-in", catalogSHA256: "x", state: none)
+        #expect(file.encoded().count - emptyQueue.encoded().count <= 9 + 50 * 2, "the first id, then a byte or two each")
+        // The journal's latest versions, as the index finds them.
+        var reads = 0
+        var journal = Dictionary(uniqueKeysWithValues: state.queue.map { ($0.id, $0) })
+        let source = PaymentQueue.Source { id in
+            reads += 1
+            return journal[id]
+        }
+        var loaded = decoded.state
+        loaded.attachQueueSource(source)
+        #expect(loaded == state)
+        #expect(reads == 51)
         // Finish one in the middle, change another: the rest stay stored, and the result equals
         // the same changes on the decoded queue.
-        var changed = decoded.state
+        var changed = loaded
         var expected = state
         var finished = state.queue[10]
-        finished.finished = true
+        finished.disposition = .finished
         var deferred = state.queue[20]
         deferred.state = .deferred
         for t in [finished, deferred] {
@@ -37,9 +52,37 @@ struct PaymentQueueTests {
         #expect(changed.queue.count == 50)
         #expect(changed.queued(deferred.id)?.state == .deferred)
         #expect(changed.queued(finished.id) == nil)
-        // A checkpoint of the changed queue copies the stored records and encodes the rest.
+        // A checkpoint of the changed queue lists the remaining ids; the changes are in the journal.
+        journal[finished.id] = finished
+        journal[deferred.id] = deferred
         let again = try StateFile.decode(
             StateFile(journalLength: 16, catalogName: "built-in", catalogSHA256: "x", state: changed).encoded(), path: "state")
-        #expect(again.state == expected)
+        var reloaded = again.state
+        reloaded.attachQueueSource(source)
+        #expect(reloaded == expected)
+    }
+
+    @Test("a v2 checkpoint (each queued transaction's record) still loads, as ids")
+    func versionTwo() throws {
+        let state = try Self.state(unfinished: 5)
+        var body = ByteWriter()
+        body.varint(16)
+        body.string("built-in")
+        body.string("x")
+        StateDeltaCodec.encode(from: nil, to: state, into: &body)
+        body.varint(UInt64(state.queue.count))
+        for t in state.queue {
+            var record = ByteWriter()
+            TransactionRecordCodec.encode(t, into: &record)
+            body.varint(UInt64(record.bytes.count))
+            body.raw(record.bytes)
+        }
+        let bytes = ChecksummedFile.encode(kind: StateFile.kind, version: 2, body: body.bytes)
+        #expect(try StateFile.format(of: bytes, path: "state") == 2)
+        var loaded = try StateFile.decode(bytes, path: "state").state
+        #expect(loaded.queue.ids == state.queue.ids)
+        let byID = Dictionary(uniqueKeysWithValues: state.queue.map { ($0.id, $0) })
+        loaded.attachQueueSource(PaymentQueue.Source { byID[$0] })
+        #expect(loaded == state)
     }
 }

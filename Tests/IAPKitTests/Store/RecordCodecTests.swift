@@ -9,13 +9,14 @@ struct RecordCodecTests {
         id: TransactionID(2_000_000_000_000_007), originalID: TransactionID(2_000_000_000_000_002),
         productID: ProductID("com.x.levelpack"),
         productType: .nonConsumable, quantity: 3, userID: UserID("u"), state: .failed(TransactionError(.paymentCancelled)),
-        finished: true,
+        disposition: .finished,
         date: Timestamp(milliseconds: 1_767_225_601_000), originalDate: Timestamp(milliseconds: -5), storefront: "JPN",
         price: Price(milliunits: 120_000), currency: "JPY", charged: true,
         downloads: [
             Download(
-                contentIdentifier: "levels", contentVersion: "1.0", state: .failed, downloadedBytes: 10, contentLength: 99,
-                error: TransactionError(.unknown))
+                contentIdentifier: "levels", contentVersion: "1.0", phase: .failed(TransactionError(.unknown)),
+                downloadedBytes: 10,
+                contentLength: 99)
         ],
         expiresDate: Timestamp(milliseconds: 1), webOrderLineItemID: 77, revocationDate: Timestamp(milliseconds: 2),
         revocationReason: 1,
@@ -39,6 +40,27 @@ struct RecordCodecTests {
         minimal.offer = nil
         minimal.reason = .purchase
         #expect(Self.roundTrip(minimal) == minimal)
+    }
+
+    @Test("each disposition and each download phase survives a round trip")
+    func lifecycles() {
+        for disposition in [Transaction.Disposition.queued, .finished, .deleted(wasFinished: false), .deleted(wasFinished: true)]
+        {
+            var t = Self.full
+            t.disposition = disposition
+            #expect(Self.roundTrip(t)?.disposition == disposition)
+        }
+        let phases: [DownloadPhase] = [
+            .waiting, .active, .paused, .finished, .failed(TransactionError(.cloudServiceRevoked)), .cancelled,
+        ]
+        for phase in phases {
+            var t = Self.full
+            t.downloads[0].phase = phase
+            let back = Self.roundTrip(t)?.downloads.first
+            #expect(back?.phase == phase)
+            #expect(back?.error == phase.error)
+            #expect((back?.error != nil) == (back?.state == .failed))
+        }
     }
 
     @Test("every truncation of a record is rejected, never a crash")

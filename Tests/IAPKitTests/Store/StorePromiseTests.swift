@@ -202,7 +202,7 @@ struct StorePromiseTests {
         let store = Store(path: dir.path + "/s")
         try Self.script(store)
         var bytes = dir.read("s/state")
-        let header = Array("iapctl-state v2 ".utf8)
+        let header = Array("iapctl-state v3 ".utf8)
         #expect(Array(bytes.prefix(header.count)) == header)
         bytes[header.count - 2] = UInt8(ascii: "9")
         dir.write("s/state", bytes)
