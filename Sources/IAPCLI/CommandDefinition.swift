@@ -43,7 +43,7 @@ enum CommandTable {
         name: "iapctl",
         summary: "An in-app purchase simulator and inspector: StoreKit's payment queue, on your shell",
         discussion: """
-            A store is a directory (--store, else $IAPCTL_STORE, else ./.iapctl) created on first use \
+            A store is a directory (--store, else $IAPCTL_STORE, else ./.iapctl) created by 'iapctl init' or the first command that writes \
             with the built-in catalog or the one --catalog names. Every command prints text for people, \
             or one JSON document with --json. Exit codes: 0 done, 1 the store said no, 3 not found, \
             4 not allowed in this state, 5 pending, 64 usage, 65 bad data, 66 unreadable input, \

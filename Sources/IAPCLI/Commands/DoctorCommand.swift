@@ -14,6 +14,7 @@ enum DoctorCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let store = c.store
+        _ = try store.presence()
         let report = Doctor.check(store)
         var salvage: Doctor.SalvageReport?
         if let dir = c.invocation.value("salvage") {

@@ -48,10 +48,13 @@ enum RunCommand {
                 if keep { c.stderr.line("kept the scenario's store at \(store)") } else { ScenarioSource.remove(scratch) }
             }
         }
-        if let catalog = i.globals.catalog {
-            // Bind a new store to the catalog now (or check an existing store is bound to it),
-            // so the lines need not say --catalog.
-            try Store(path: store, lockTimeout: c.lockTimeout).read(creating: StoreCreation(catalogFile: catalog)) { _ in }
+        if scratch != nil || i.globals.catalog != nil {
+            // Make the temporary store now, bound to the catalog (or check an existing store is
+            // bound to it), so the lines need not say --catalog and --keep keeps a store even
+            // when every line only reads.
+            try Store(path: store, lockTimeout: c.lockTimeout).write(creating: StoreCreation(catalogFile: i.globals.catalog)) {
+                _ in
+            }
         }
 
         var environment = c.environment

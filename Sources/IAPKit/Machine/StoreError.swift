@@ -28,6 +28,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// Another process holds the store's lock (exit 75).
     case busy(path: String, seconds: Double)
+    /// The store path cannot be a store (exit 64, or 65 for a link inside the store).
+    case storePath(StorePathProblem)
 
     public var exitCode: ExitCode {
         switch self {
@@ -38,6 +40,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable: return .noInput
         case .io: return .ioError
         case .busy: return .busy
+        case .storePath(let problem): return problem.exitCode
         }
     }
 
@@ -80,6 +83,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot write '\(path)': \(reason); the store is unchanged"
         case .busy(let path, let seconds):
             return "store \(path) is busy: another iapctl holds its lock after \(seconds)s (retry, or raise --lock-timeout)"
+        case .storePath(let problem):
+            return problem.description
         }
     }
 }

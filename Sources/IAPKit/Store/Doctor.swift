@@ -330,6 +330,7 @@ public enum Doctor {
         guard !destination.exists else {
             throw .notAllowed("a store already exists at \(destination.path); salvage into a new directory")
         }
+        _ = try destination.presence()
         let stateBytes = (try? PosixFile.openForReading(store.statePath)).flatMap { $0 }.flatMap { try? $0.readAll() }
         let format = stateBytes.flatMap { try? StateFile.format(of: $0, path: store.statePath) } ?? 2
         let stateFile = stateBytes.flatMap { bytes in
@@ -392,7 +393,7 @@ public enum Doctor {
         state.replaceQueue(with: [])
         // Write the new store: catalog, signing chain, then the journal's one commit and the
         // checkpoint of it.
-        try PosixFile.makeDirectory(destination.path)
+        try PosixFile.makeStoreDirectory(destination.path)
         state.signingSHA256 = try StoreSigning.salvage(
             from: store, into: destination, sha256: state.signingSHA256, notes: &report.notes)
         try PosixFile.replaceAtomically(

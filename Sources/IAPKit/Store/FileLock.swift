@@ -21,12 +21,20 @@ final class FileLock {
     }
 
     deinit {
+        guard fd >= 0 else { return }
         flock(fd, LOCK_UN)
         close(fd)
     }
 
     static func acquire(_ path: String, mode: Mode, timeout seconds: Double, storePath: String) throws(StoreError) -> FileLock {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 && mode == .shared && (errno == EACCES || errno == EROFS || errno == EPERM) {
+            // A store the user may read but not write: a shared lock needs no write access
+            // (flock works on a descriptor opened for reading). With no lock file and no right to
+            // make one, no writer of this user can exist either: read without it.
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 && errno == ENOENT { return FileLock(path: path, fd: -1) }
+        }
         guard fd >= 0 else { throw .io(path: path, reason: PosixFile.errnoText()) }
         let operation = (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
         let deadline = monotonicSeconds() + max(0, seconds)

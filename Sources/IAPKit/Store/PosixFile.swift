@@ -152,6 +152,30 @@ final class PosixFile {
         if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .io(path: path, reason: errnoText()) }
     }
 
+    /// Creates the store directory (and missing parents) or adopts an existing one, mode 0700:
+    /// a store holds purchase history and keys, for its owner only.
+    static func makeStoreDirectory(_ path: String) throws(StoreError) {
+        try makeDirectory(path)
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & 0o777 != 0o700, chmod(path, 0o700) != 0 {
+            throw .io(path: path, reason: errnoText())
+        }
+    }
+
+    /// The names in a directory (without `.` and `..`), unsorted; empty when it cannot be read.
+    static func entries(of directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { p in
+                p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }

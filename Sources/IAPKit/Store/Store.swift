@@ -47,12 +47,49 @@ public final class Store {
     /// Whether a store has been created here.
     public var exists: Bool { PosixFile.exists(statePath) }
 
+    /// The files a store directory may hold; anything else means the directory is not a store.
+    static let storeFiles: Set<String> = [
+        "state", "state.tmp", "journal", "journal.v2", "transactions.idx", "catalog", "catalog.tmp", "lock", "signing",
+        "signing.tmp", "catalog-content", "content",
+    ]
+
+    /// What is at the store's path: a store, or nothing yet (missing, or a directory with no
+    /// files but a store's own). Throws for a path that cannot be a store: empty, not a
+    /// directory, a directory of other files, a store file that is a link. Changes nothing.
+    public func presence() throws(StoreError) -> Presence {
+        guard !path.isEmpty else { throw .storePath(.empty) }
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return .missing }
+            if errno == ENOTDIR { throw .storePath(.notADirectory(path)) }
+            throw .unreadable(path: path, reason: PosixFile.errnoText())
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .storePath(.notADirectory(path)) }
+        for name in ["state", "journal", "journal.v2", "catalog", "lock", "transactions.idx", "signing"] {
+            let file = path + "/" + name
+            var l = stat()
+            if lstat(file, &l) == 0, (l.st_mode & S_IFMT) != S_IFREG { throw .storePath(.notARegularFile(file)) }
+        }
+        if exists { return .store }
+        if let other = PosixFile.entries(of: path).first(where: { !Store.storeFiles.contains($0) }) {
+            throw .storePath(.notAStore(path, entry: other))
+        }
+        return .missing
+    }
+
+    public enum Presence: Sendable {
+        case store
+        /// No store yet: no directory, or one holding no files but a store's own.
+        case missing
+    }
+
     // MARK: - Creating
 
     /// Creates the store; with `force`, replaces an existing one. Without it, an existing store
     /// is an error: a store is never replaced silently.
     public func create(_ options: StoreCreation, force: Bool) throws(StoreError) {
-        try PosixFile.makeDirectory(path)
+        _ = try presence()
+        try PosixFile.makeStoreDirectory(path)
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
         if exists {
@@ -67,19 +104,24 @@ public final class Store {
     }
 
     /// Writes a fresh store: catalog, empty journal, empty index, and last the state (commit).
-    private func initialize(_ options: StoreCreation) throws(StoreError) {
+    /// The catalog and working state a new store starts with.
+    private func initialState(_ options: StoreCreation) throws(StoreError) -> (StoreCatalog.Source, Catalog, StoreState) {
         let source = try StoreCatalog.Source.read(options.catalogFile)
-        var catalog = try source.parse()
+        let catalog = try source.parse()
         var state = StoreState(bundleID: options.bundleID, appVersion: options.appVersion, start: options.start)
         try StoreCatalog.apply(catalog.settings, to: &state, catalogName: source.name)
         if let storefront = options.storefront {
             try SettingKey.storefront.set(storefront, in: &state.settings)
         }
+        return (source, StoreCatalog.measure(catalog, source: source, contentPath: contentPath), state)
+    }
+
+    private func initialize(_ options: StoreCreation) throws(StoreError) {
+        let (source, catalog, initial) = try initialState(options)
+        var state = initial
         if source.contentRoot != nil {
             try StoreCatalog.copyContent(of: catalog, from: source, into: contentPath)
         }
-        catalog = StoreCatalog.measure(catalog, source: source, contentPath: contentPath)
-        _ = catalog
         try PosixFile.replaceAtomically(
             catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: path)
         state.signingSHA256 = try StoreSigning.install(options.signing, in: self)
@@ -134,11 +176,19 @@ public final class Store {
     // MARK: - Sessions
 
     /// Runs `body` with the store loaded under a shared lock: many readers at once, never while a
-    /// writer is between its first write and its commit. Creates the store on first use.
+    /// writer is between its first write and its commit. Reading never creates or changes a
+    /// file: where no store exists yet, `body` sees the empty store that `options` would create
+    /// (in memory), and a warning says so.
     public func read<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
         throws(StoreError) -> R
     {
-        if !exists { try ensureCreated(options) }
+        if try presence() == .missing {
+            let session = try emptySession(options)
+            warnings.append(
+                "no store at \(path): showing the empty store it would be, on catalog \(session.catalogName) (create it with 'iapctl init' or any command that writes)"
+            )
+            return try body(session)
+        }
         let lock = try FileLock.acquire(lockPath, mode: .shared, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
         let session = try load(writable: false, options: options)
@@ -150,7 +200,8 @@ public final class Store {
     public func write<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
         throws(StoreError) -> R
     {
-        try PosixFile.makeDirectory(path)
+        _ = try presence()
+        try PosixFile.makeStoreDirectory(path)
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
         if !exists { try initialize(options) }
@@ -165,11 +216,13 @@ public final class Store {
         return try body(session)
     }
 
-    private func ensureCreated(_ options: StoreCreation) throws(StoreError) {
-        try PosixFile.makeDirectory(path)
-        let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
-        defer { withExtendedLifetime(lock) {} }
-        if !exists { try initialize(options) }
+    /// The store `options` would create, in memory only.
+    private func emptySession(_ options: StoreCreation) throws(StoreError) -> StoreSession {
+        let (source, catalog, state) = try initialState(options)
+        let stateFile = StateFile(
+            journalLength: 0, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes), state: state)
+        return try StoreSession(
+            store: self, legacy: LegacyStore(stateFile: stateFile), catalog: catalog, writable: false, format: 0)
     }
 
     func load(writable: Bool, options: StoreCreation) throws(StoreError) -> StoreSession {

@@ -13,7 +13,8 @@ public final class StoreSession {
     public var catalogName: String { stateFile.catalogName }
     public let writable: Bool
     /// The store format read: 2, or 1 for a store iapctl 0.1.0 wrote that no command has
-    /// written since (its first write migrates it).
+    /// written since (its first write migrates it), or 0 where no store exists yet (a reading
+    /// command sees the empty store it would be).
     public let format: Int
     /// Non-fatal findings (an index rebuilt from the journal), for the CLI to print as warnings.
     public private(set) var warnings: [String] = []
@@ -67,13 +68,15 @@ public final class StoreSession {
         archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
     }
 
-    init(store: Store, legacy: LegacyStore, catalog: Catalog, writable: Bool) throws(StoreError) {
+    /// A session over a store held in memory: a format-1 store (`format` 1), or the empty store
+    /// a missing one would be (`format` 0, never writable).
+    init(store: Store, legacy: LegacyStore, catalog: Catalog, writable: Bool, format: Int = 1) throws(StoreError) {
         storePath = store.path
         statePath = store.statePath
         indexPath = store.indexPath
         self.legacy = legacy
         self.writable = writable
-        format = 1
+        self.format = format
         journal = nil
         end = legacy.stateFile.journalLength
         stateFile = legacy.stateFile

@@ -133,8 +133,12 @@ struct PurchaseFlowTests {
         #expect(h.run(["queue", "--json", "--store", h.store], useStore: false).json?.arrayValue?.count == 1)
         let env = h.run(["queue", "--json"], useStore: false, environment: ["IAPCTL_STORE": h.store])
         #expect(env.json?.arrayValue?.count == 1)
+        // Without --store or $IAPCTL_STORE: ./.iapctl, which a reading command does not create.
         let local = h.run(["queue", "--json"], useStore: false)
         #expect(local.json?.arrayValue?.count == 0)
+        #expect(local.stderr.hasPrefix("warning: no store at ./.iapctl: showing the empty store it would be"), "\(local)")
+        #expect(!FileManager.default.fileExists(atPath: h.directory + "/.iapctl"))
+        #expect(h.run(["buy", "com.x.coin42"], useStore: false).code == 0)
         #expect(FileManager.default.fileExists(atPath: h.directory + "/.iapctl/state"))
     }
 

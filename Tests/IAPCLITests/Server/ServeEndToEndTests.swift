@@ -29,6 +29,7 @@ struct ServeEndToEndTests {
     @Test("SIGINT stops it cleanly too")
     func sigint() throws {
         let h = CLIHarness()
+        #expect(h.run(["init"]).code == 0)
         let server = try ServerProcess(store: h.store)
         #expect(BoundedRun.curl([server.url + "/health"]).stdout == "{\"status\":\"ok\"}")
         #expect(server.stop(SIGINT) == 0)
@@ -237,6 +238,7 @@ struct ServeEndToEndTests {
         let https = h.run(["serve", "--port", "0", "--webhook", "https://127.0.0.1/x"])
         #expect(https.code == 64)
         #expect(https.stderr.hasPrefix("error: --webhook 'https://127.0.0.1/x' uses https;"))
+        #expect(h.run(["init"]).code == 0)
         let server = try ServerProcess(store: h.store)
         let taken = h.run(["serve", "--port", String(server.port)])
         #expect(taken.code == 64)

@@ -91,6 +91,7 @@ struct SubscriptionCLITests {
         ])
     func actionErrors(arguments: [String], code: Int32, stderr: String) {
         let h = CLIHarness()
+        #expect(h.run(["init"]).code == 0)
         let r = h.run(arguments)
         #expect(r.code == code)
         #expect(r.stderr == stderr)
