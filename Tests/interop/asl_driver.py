@@ -24,7 +24,8 @@ testing sandbox purchases configures) and a subclass overrides `_get_full_url`, 
 both clients use to join the base URL and the path, so that every request goes to --base-url and
 nothing else about the request changes (method, path, query encoding, JSON body, headers and the
 bearer token are the library's own). `_execute_request` is wrapped only to observe the response
-(its HTTP status and request line are printed); it still calls the library's own. Not
+(its HTTP status and request line are printed); it still calls the library's own.
+`_generate_token` is left alone unless --diagnostic-add-iat asks for an `iat` claim. Not
 `Environment.LOCAL_TESTING`: that environment's base URL is a placeholder, and the
 `SignedDataVerifier` skips signature checks in it, so it would test nothing.
 
@@ -35,7 +36,6 @@ checks off, the store's environment and bundle id), and the decoded values are c
 
 import argparse
 import asyncio
-import base64
 import decimal
 import http.server
 import inspect
