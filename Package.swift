@@ -29,13 +29,19 @@ let package = Package(
             path: "Sources/IAPKit",
             plugins: ["EmbedFixtures"]
         ),
-        .target(name: "IAPCLI", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Sources/IAPCLI"),
+        // The runtime: what runs beside the deterministic core (threads, locks, child processes)
+        // without Foundation, so the shipped iapctl links none.
+        .target(name: "IAPRuntime", path: "Sources/IAPRuntime"),
+        .target(
+            name: "IAPCLI", dependencies: ["IAPKit", "IAPRuntime", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"],
+            path: "Sources/IAPCLI"),
         .executableTarget(name: "iapctl", dependencies: ["IAPCLI"], path: "Sources/iapctl"),
         .executableTarget(
             name: "iapbench", dependencies: ["IAPKit", "IAPCLI", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"],
             path: "Sources/iapbench"),
         .testTarget(
-            name: "IAPKitTests", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Tests/IAPKitTests"),
+            name: "IAPKitTests", dependencies: ["IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP"], path: "Tests/IAPKitTests"
+        ),
         .testTarget(
             name: "IAPCLITests",
             dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "iapctl"],
@@ -65,7 +71,8 @@ if Context.environment["IAPCTL_FUZZ"] == "1" {
     ]
     package.targets += fuzzTargets.map { name in
         .executableTarget(
-            name: "fuzz-\(name)", dependencies: ["FuzzDriver", "IAPCLI", "IAPKit", "IAPHTTP", "IAPJSON", "IAPCrypto"], path: "Fuzz/Targets/\(name)",
+            name: "fuzz-\(name)", dependencies: ["FuzzDriver", "IAPCLI", "IAPKit", "IAPHTTP", "IAPJSON", "IAPCrypto"],
+            path: "Fuzz/Targets/\(name)",
             linkerSettings: fuzzLinking)
     }
 }

@@ -4,10 +4,11 @@ import IAPKit
 public let iapctlVersion = "0.1.0"
 
 /// Runs iapctl with `arguments` (without the program name) and returns the exit code. This is
-/// the whole CLI: `main.swift` only passes the process's argv, environment and file descriptors.
+/// the whole CLI: `main.swift` only passes the process's argv, environment and file descriptors. The
+/// environment is read only when a command runs (not for `--version` or help).
 public func run(
-    arguments: [String], environment: [String: String] = [:], stdout: Console, stderr: Console,
-    standardInput: @escaping () -> [UInt8] = { [] }
+    arguments: [String], environment: @autoclosure () -> [String: String] = [:], stdout: Console, stderr: Console,
+    standardInput: @escaping () -> [UInt8] = { [] }, stores: StoreRegistry? = nil
 ) -> ExitCode {
     defer {
         stdout.flush()
@@ -33,7 +34,8 @@ public func run(
         return .success
     }
     let context = CommandContext(
-        invocation: invocation, stdout: stdout, stderr: stderr, environment: environment, standardInput: standardInput)
+        invocation: invocation, stdout: stdout, stderr: stderr, environment: environment(), standardInput: standardInput,
+        stores: stores)
     do {
         return try runner(context)
     } catch let error as StoreError {

@@ -11,10 +11,15 @@ final class CommandContext {
     /// Lines for stdin, when a command reads `-` (tests inject them).
     let standardInput: () -> [UInt8]
 
+    /// The stores of a run of many command lines in one process (`iapctl run`), shared across
+    /// them; nil for one command.
+    let stores: StoreRegistry?
+
     init(
         invocation: ParsedInvocation, stdout: Console, stderr: Console, environment: [String: String],
-        standardInput: @escaping () -> [UInt8]
+        standardInput: @escaping () -> [UInt8], stores: StoreRegistry? = nil
     ) {
+        self.stores = stores
         self.invocation = invocation
         self.stdout = stdout
         self.stderr = stderr
@@ -38,7 +43,7 @@ final class CommandContext {
 
     var store: Store {
         if let openedStore { return openedStore }
-        let s = Store(path: storePath, lockTimeout: lockTimeout)
+        let s = stores?.store(path: storePath, lockTimeout: lockTimeout) ?? Store(path: storePath, lockTimeout: lockTimeout)
         openedStore = s
         return s
     }
@@ -70,7 +75,7 @@ final class CommandContext {
     }
 
     private func flushWarnings() {
-        for w in store.warnings { warn(w) }
+        for w in store.takeWarnings() { warn(w) }
     }
 
     func warn(_ text: String) { stderr.line("warning: \(text)") }
@@ -84,7 +89,7 @@ final class CommandContext {
     }
 
     /// Prints a JSON array of transactions.
-    func printTransactions(_ ts: [Transaction]) {
+    func printTransactions(_ ts: some Sequence<Transaction>) {
         printJSON { w in
             w.beginArray()
             for t in ts { TransactionJSON.write(t, into: &w) }

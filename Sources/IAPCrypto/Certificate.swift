@@ -131,8 +131,8 @@ public struct Certificate: Sendable, Equatable, Hashable, CustomStringConvertibl
             guard element.children.count == 2 else {
                 throw ASN1Error(offset: element.children[2].offset, expected: "the end of the AlgorithmIdentifier")
             }
-            // RSA signature algorithms carry NULL parameters; ECDSA ones none.
-            if oid == .sha256WithRSAEncryption || oid == .sha1WithRSAEncryption { try element.children[1].nullValue() }
+            // RSA signature algorithms carry NULL parameters; ECDSA ones none (RFC 5758 section 3.2).
+            if case .rsaPKCS1? = SignatureAlgorithm(oid: oid) { try element.children[1].nullValue() }
         }
         return oid
     }
@@ -155,21 +155,24 @@ public struct Certificate: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// Whether `time` lies within notBefore...notAfter (both inclusive, RFC 5280 section 4.1.2.5).
     public func isValid(at time: Timestamp) -> Bool { notBefore <= time && time <= notAfter }
 
-    /// Whether `issuer`'s public key verifies this certificate's signature over its TBSCertificate,
-    /// for ecdsa-with-SHA256 (P-256 issuer) and sha256/sha1WithRSAEncryption (RSA issuer). Any
-    /// other algorithm or key type gives false. Names are not compared here.
+    /// The signature algorithm, when iapctl can check it (ecdsa-with-SHA256/384/512 and
+    /// sha1/256/384/512WithRSAEncryption).
+    public var signatureScheme: SignatureAlgorithm? { SignatureAlgorithm(oid: signatureAlgorithm) }
+
+    /// Whether `issuer`'s public key verifies this certificate's signature over its TBSCertificate:
+    /// ECDSA with SHA-256, SHA-384 or SHA-512 by a P-256 or P-384 issuer (Apple Root CA - G3 and
+    /// WWDR G6 sign with ecdsa-with-SHA384), RSA PKCS#1 v1.5 with SHA-1, SHA-256, SHA-384 or SHA-512
+    /// by an RSA issuer (Apple Inc. Root and the WWDR intermediates of receipts). Any other
+    /// algorithm, or a key that does not fit it, gives false. Names are not compared here.
     public func isSigned(by issuer: Certificate) -> Bool {
-        switch (signatureAlgorithm, issuer.publicKey) {
-        case (.ecdsaWithSHA256, .p256(let key)):
-            return key.isValidSignature(der: signature, for: tbsBytes)
-        case (.sha256WithRSAEncryption, .rsa(let key)):
-            return key.isValidSignature(signature, for: tbsBytes, hash: .sha256)
-        case (.sha1WithRSAEncryption, .rsa(let key)):
-            return key.isValidSignature(signature, for: tbsBytes, hash: .sha1)
-        default:
-            return false
-        }
+        guard let scheme = signatureScheme else { return false }
+        return issuer.publicKey.isValidSignature(signature, for: tbsBytes, algorithm: scheme)
     }
+
+    /// Apple's marker extensions this certificate carries, by name: `appleReceiptSigner`
+    /// (1.2.840.113635.100.6.11.1, the App Store and receipt signing leaf) and
+    /// `appleWWDRIntermediate` (1.2.840.113635.100.6.2.1, the WWDR intermediates).
+    public var appleMarkers: [OID] { [OID.appleReceiptSigner, .appleWWDRIntermediate].filter(hasExtension) }
 
     public var description: String {
         "Certificate(subject: \(subject), issuer: \(issuer), serial: \(serialNumberHex), \(notBefore)...\(notAfter))"

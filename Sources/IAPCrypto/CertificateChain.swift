@@ -37,7 +37,11 @@ public enum CertificateChain {
                 return .failure(.expired(subject: name, notAfter: certificate.notAfter, at: time))
             }
             guard index > 0 else { continue }
-            guard certificate.isCA else { return .failure(.notCA(subject: name)) }
+            // A version 1 self-signed trust anchor cannot carry basicConstraints; OpenSSL's
+            // X509_check_ca treats it as a CA, and RFC 5280 section 6.1 does not check the trust
+            // anchor at all. Every other issuer must say cA.
+            let v1Anchor = certificate == root && certificate.version == 1 && certificate.issuer.der == certificate.subject.der
+            guard certificate.isCA || v1Anchor else { return .failure(.notCA(subject: name)) }
             // Intermediates strictly between this issuer and the leaf.
             if let limit = certificate.basicConstraints?.pathLength, index - 1 > limit {
                 return .failure(.pathLengthExceeded(subject: name, limit: limit))

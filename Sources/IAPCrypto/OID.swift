@@ -96,12 +96,20 @@ public struct OID: Hashable, Sendable, CustomStringConvertible, Comparable {
     // Algorithms.
     public static let ecPublicKey = OID(validated: [1, 2, 840, 10045, 2, 1])
     public static let prime256v1 = OID(validated: [1, 2, 840, 10045, 3, 1, 7])
+    /// secp384r1, the curve of Apple Root CA - G3 and the WWDR G6 intermediate.
+    public static let secp384r1 = OID(validated: [1, 3, 132, 0, 34])
     public static let ecdsaWithSHA256 = OID(validated: [1, 2, 840, 10045, 4, 3, 2])
+    public static let ecdsaWithSHA384 = OID(validated: [1, 2, 840, 10045, 4, 3, 3])
+    public static let ecdsaWithSHA512 = OID(validated: [1, 2, 840, 10045, 4, 3, 4])
     public static let rsaEncryption = OID(validated: [1, 2, 840, 113549, 1, 1, 1])
     public static let sha1WithRSAEncryption = OID(validated: [1, 2, 840, 113549, 1, 1, 5])
     public static let sha256WithRSAEncryption = OID(validated: [1, 2, 840, 113549, 1, 1, 11])
+    public static let sha384WithRSAEncryption = OID(validated: [1, 2, 840, 113549, 1, 1, 12])
+    public static let sha512WithRSAEncryption = OID(validated: [1, 2, 840, 113549, 1, 1, 13])
     public static let sha1 = OID(validated: [1, 3, 14, 3, 2, 26])
     public static let sha256 = OID(validated: [2, 16, 840, 1, 101, 3, 4, 2, 1])
+    public static let sha384 = OID(validated: [2, 16, 840, 1, 101, 3, 4, 2, 2])
+    public static let sha512 = OID(validated: [2, 16, 840, 1, 101, 3, 4, 2, 3])
     // PKCS#7 content types.
     public static let pkcs7Data = OID(validated: [1, 2, 840, 113549, 1, 7, 1])
     public static let pkcs7SignedData = OID(validated: [1, 2, 840, 113549, 1, 7, 2])

@@ -86,10 +86,14 @@ extension P256 {
             return isValidSignature(signature, for: message)
         }
 
-        /// Verifies a DER `SEQUENCE { r, s }` signature (the X.509 / openssl form); false when malformed.
-        public func isValidSignature<M: Collection>(der: [UInt8], for message: M) -> Bool where M.Element == UInt8 {
+        /// Verifies a DER `SEQUENCE { r, s }` signature (the X.509 / openssl form) over `message`
+        /// hashed with `digest`; false when malformed. A digest longer than 32 bytes counts by its
+        /// leftmost 256 bits (FIPS 186-4 section 6.4): Apple's test chains sign P-256 certificates
+        /// with ecdsa-with-SHA384.
+        public func isValidSignature<M: Collection>(der: [UInt8], for message: M, digest: DigestAlgorithm = .sha256) -> Bool
+        where M.Element == UInt8 {
             guard let signature = try? Signature(derRepresentation: der) else { return false }
-            return isValidSignature(signature, for: message)
+            return isValidSignature(signature, forDigest: digest.hash(message))
         }
     }
 }

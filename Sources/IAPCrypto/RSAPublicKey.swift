@@ -1,32 +1,10 @@
 /// An RSA public key and PKCS#1 v1.5 signature verification (RFC 8017 section 8.2.2). Receipts
 /// signed by Xcode's StoreKit test certificate and Apple's older chains use
-/// sha256WithRSAEncryption or sha1WithRSAEncryption, so the verifier has to check them; IAPKit
-/// never signs with RSA.
+/// sha256WithRSAEncryption or sha1WithRSAEncryption (and sha384/sha512 ones exist), so the verifier
+/// has to check them; IAPKit never signs with RSA.
 public struct RSAPublicKey: Sendable, Equatable {
     /// The digest inside the signature's DigestInfo.
-    public enum HashAlgorithm: Sendable, Equatable {
-        case sha1
-        case sha256
-
-        /// DER of `DigestInfo { AlgorithmIdentifier { oid, NULL }, OCTET STRING }` up to the digest.
-        var digestInfoPrefix: [UInt8] {
-            switch self {
-            case .sha1: return [0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2B, 0x0E, 0x03, 0x02, 0x1A, 0x05, 0x00, 0x04, 0x14]
-            case .sha256:
-                return [
-                    0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00,
-                    0x04, 0x20,
-                ]
-            }
-        }
-
-        package func hash(_ message: [UInt8]) -> [UInt8] {
-            switch self {
-            case .sha1: return SHA1.hash(message)
-            case .sha256: return SHA256.hash(message)
-            }
-        }
-    }
+    public typealias HashAlgorithm = DigestAlgorithm
 
     /// Big-endian modulus without leading zeros.
     public let modulus: [UInt8]

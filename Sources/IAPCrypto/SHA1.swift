@@ -1,7 +1,7 @@
 /// SHA-1 (FIPS 180-4). Broken for collision resistance, but app receipts still use it: attribute 5
 /// is SHA-1(device id || opaque value || bundle id), and old Apple certificates are signed with
 /// sha1WithRSAEncryption, so a faithful simulator has to compute it.
-public struct SHA1: Sendable {
+public struct SHA1: HashFunction {
     typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32)
 
     /// The digest length in bytes.
@@ -14,18 +14,6 @@ public struct SHA1: Sendable {
     private var length: UInt64 = 0
 
     public init() {}
-
-    /// The 20-byte digest of `bytes`.
-    public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        var hasher = SHA1()
-        hasher.update(bytes)
-        return hasher.finalize()
-    }
-
-    /// The digest as 40 lowercase hex characters.
-    public static func hexDigest<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        Hex.encode(hash(bytes))
-    }
 
     /// Feeds more message bytes; may be called any number of times before `finalize()`.
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {

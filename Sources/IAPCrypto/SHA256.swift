@@ -3,7 +3,7 @@
 ///
 /// Blocks are compressed straight from the caller's contiguous storage when it has one, so that
 /// hashing inside ECDSA (RFC 6979 runs about twenty compressions per signature) allocates nothing.
-public struct SHA256: Sendable {
+public struct SHA256: HashFunction {
     static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -29,18 +29,6 @@ public struct SHA256: Sendable {
     private var length: UInt64 = 0
 
     public init() {}
-
-    /// The 32-byte digest of `bytes`.
-    public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
-    }
-
-    /// The digest as 64 lowercase hex characters.
-    public static func hexDigest<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        Hex.encode(hash(bytes))
-    }
 
     /// Feeds more message bytes; may be called any number of times before `finalize()`.
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {

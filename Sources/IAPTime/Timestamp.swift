@@ -85,6 +85,40 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         milliseconds = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis - offset
     }
 
+    /// Parses the ISO 8601 date-times Apple's and Xcode's receipts hold, which are wider than
+    /// RFC 3339: the App Store writes `2020-10-30T10:54:04Z`; Xcode 12 wrote local time with a
+    /// colon-less offset, `2020-07-22T18:33:15+0100` (and `4001-01-01T03:00:00+0300` for the
+    /// expiration date); an offset may also be `+01:00` or `+01`, and seconds may carry a fraction
+    /// of any length (cut to milliseconds). The result is the UTC instant.
+    public init?(iso8601 text: String) {
+        let b = Array(text.utf8)
+        // Everything RFC 3339 takes, first.
+        if let strict = Timestamp(rfc3339: text) {
+            self = strict
+            return
+        }
+        // Find the offset after the seconds (and fraction): +hhmm, -hhmm, +hh.
+        guard b.count >= 20 else { return nil }
+        var i = 19
+        if b[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+        }
+        guard i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return nil }
+        let sign = String(UnicodeScalar(b[i]))
+        let digits = b[(i + 1)...]
+        guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let offset: String
+        switch digits.count {
+        case 4:
+            offset = String(decoding: digits.prefix(2), as: UTF8.self) + ":" + String(decoding: digits.suffix(2), as: UTF8.self)
+        case 2: offset = String(decoding: digits, as: UTF8.self) + ":00"
+        default: return nil
+        }
+        guard let t = Timestamp(rfc3339: String(decoding: b[..<i], as: UTF8.self) + sign + offset) else { return nil }
+        self = t
+    }
+
     private func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

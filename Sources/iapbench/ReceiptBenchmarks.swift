@@ -3,8 +3,8 @@ import IAPCrypto
 import IAPKit
 
 /// Issue 5's figures: building and decoding a receipt with 10,000 in-app purchases against
-/// `openssl asn1parse` and Apple's Python `ReceiptUtility` on the same file, and P-256 ECDSA
-/// signatures and verifications per second against `openssl speed ecdsap256`.
+/// `openssl asn1parse` and Apple's Python `ReceiptUtility` on the same file (the ECDSA figures
+/// are `CryptoBenchmarks`).
 ///
 /// Each receipt figure is "their time / ours" for one process run on the same receipt (median of
 /// several runs, process start included on both sides): above 1 means iapctl is faster.
@@ -61,13 +61,6 @@ enum ReceiptBenchmarks {
         figures.append(Figure("ReceiptUtility / iapctl receipt build", apple / build, "ratio", atLeast: 1))
         figures.append(Figure("openssl asn1parse / iapctl receipt decode", asn1parse / decode, "ratio", atLeast: 1))
         figures.append(Figure("ReceiptUtility / iapctl receipt decode", apple / decode, "ratio", atLeast: 1))
-
-        let (sign, verify) = try opensslSpeed(openssl, seconds: quick ? 1 : 2)
-        let (ourSign, ourVerify) = ecdsaRates(seconds: quick ? 0.5 : 2)
-        figures.append(Figure("P-256 ECDSA signatures", ourSign, "per s"))
-        figures.append(Figure("P-256 ECDSA verifications", ourVerify, "per s"))
-        figures.append(Figure("P-256 signatures / openssl speed ecdsap256", ourSign / sign, "ratio", atLeast: 0.2))
-        figures.append(Figure("P-256 verifications / openssl speed ecdsap256", ourVerify / verify, "ratio", atLeast: 0.2))
         return figures
     }
 
@@ -87,43 +80,14 @@ enum ReceiptBenchmarks {
         }
     }
 
-    /// Signatures and verifications per second in this process, over the same 32-byte digests.
-    static func ecdsaRates(seconds: Double) -> (sign: Double, verify: Double) {
-        let key = SigningIdentity.builtin.privateKey
-        let digests = (0..<64).map { SHA256.hash(Array("message \($0)".utf8)) }
-        var signatures: [P256.Signature] = []
-        var count = 0
-        let signTime = Benchmark.time {
-            let start = Benchmark.now()
-            while Benchmark.now() - start < seconds {
-                let s = key.signature(forDigest: digests[count % digests.count])
-                if signatures.count < digests.count { signatures.append(s) }
-                count += 1
-            }
-        }
-        let signRate = Double(count) / signTime
-        var verified = 0
-        var valid = true
-        let verifyTime = Benchmark.time {
-            let start = Benchmark.now()
-            while Benchmark.now() - start < seconds {
-                let i = verified % signatures.count
-                valid = key.publicKey.isValidSignature(signatures[i], forDigest: digests[i]) && valid
-                verified += 1
-            }
-        }
-        precondition(valid, "a signature did not verify")
-        return (signRate, Double(verified) / verifyTime)
-    }
-
-    /// `openssl speed -seconds N ecdsap256`: the sign/s and verify/s of its nistp256 line.
-    static func opensslSpeed(_ openssl: String, seconds: Int) throws -> (sign: Double, verify: Double) {
+    /// `openssl speed -seconds N ecdsapXXX`: the sign/s and verify/s of its nistpXXX line.
+    static func opensslSpeed(_ openssl: String, seconds: Int, curve: String) throws -> (sign: Double, verify: Double) {
         let out = NSTemporaryDirectory() + "/iapbench-speed-\(getpid()).txt"
         defer { try? FileManager.default.removeItem(atPath: out) }
-        _ = Benchmark.spawn(openssl, ["speed", "-seconds", String(seconds), "ecdsap256"], stdout: out)
+        _ = Benchmark.spawn(openssl, ["speed", "-seconds", String(seconds), "ecdsa\(curve)"], stdout: out)
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-        guard let line = text.split(separator: "\n").last(where: { $0.contains("nistp256") }) else {
-            throw MissingTool(description: "openssl speed ecdsap256 printed no nistp256 line")
+        guard let line = text.split(separator: "\n").last(where: { $0.contains("nist\(curve)") }) else {
+            throw MissingTool(description: "openssl speed ecdsa\(curve) printed no nist\(curve) line")
         }
         let numbers = line.split(separator: " ").compactMap { Double($0) }
         guard numbers.count >= 3, let sign = numbers.dropLast().last, let verify = numbers.last, sign > 0, verify > 0 else {

@@ -3,6 +3,8 @@ import IAPKit
 
 // `iapbench [--quick] [--binary PATH] [--json FILE]`: measures every figure the issues name, in
 // one run, prints them as a table, and writes them as JSON so a later run can be compared.
+// `--crypto-only` measures only the ECDSA figures (each against openssl speed in the same run)
+// and writes them to --json FILE when one is given.
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, in arguments: [String]) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
@@ -22,15 +24,27 @@ if arguments.contains("--subscriptions-only") {
     BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
     exit(0)
 }
+if arguments.contains("--architecture-only") {
+    BenchmarkReport.print(try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick))
+    exit(0)
+}
+if arguments.contains("--crypto-only") {
+    let crypto = try CryptoBenchmarks.run(quick: quick)
+    BenchmarkReport.print(crypto)
+    if let path = option("--json", in: arguments) { try BenchmarkReport.write(crypto, to: path, quick: quick) }
+    exit(0)
+}
 if arguments.contains("--machine-only") {
     BenchmarkReport.print([try FoundationBenchmarks.machineCycles(1_000_000)])
     exit(0)
 }
 figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
 figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
+figures += try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 figures += try ReceiptBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+figures += try CryptoBenchmarks.run(quick: quick)
 
 BenchmarkReport.print(figures)
 try BenchmarkReport.write(figures, to: jsonPath, quick: quick)

@@ -18,7 +18,8 @@ enum AcceptStoredCommand {
     static func run(_ c: CommandContext) throws -> ExitCode {
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.acceptStoredPayments)
-            let ts = effects.transactions
+            guard case .storedPaymentsAccepted(let payments) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            let ts = payments.map(\.transaction)
             if c.json {
                 c.printTransactions(ts)
             } else if ts.isEmpty {
@@ -26,7 +27,7 @@ enum AcceptStoredCommand {
             } else {
                 for t in ts { c.stdout.line(TransactionText.line(t)) }
             }
-            return (DeliveryFollowUp.worst(ts), ts)
+            return (ExitCode(effects.outcome), ts)
         }
         return try DeliveryFollowUp.after(code, delivered: delivered, c)
     }

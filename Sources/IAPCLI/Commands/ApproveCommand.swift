@@ -19,13 +19,14 @@ enum ApproveCommand {
         let id = try TransactionArgument.id(c.invocation.positional("TXID"), in: c.invocation)
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.approve(id))
-            guard let t = effects.transactions.last else { return (.success, []) }
+            guard case .payment(let payment) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            let t = payment.transaction
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
                 c.stdout.line(TransactionText.line(t))
             }
-            return (ExitCode(for: t), [t])
+            return (ExitCode(effects.outcome), [t])
         }
         return try DeliveryFollowUp.after(code, delivered: delivered, c)
     }

@@ -18,7 +18,9 @@ enum BuyCommand {
             options: [
                 .value("user", "id", help: "The payment's applicationUsername (an opaque account id)"),
                 .value("account", "name", help: "An account name; the user id becomes its SHA-256 (DYFStoreKit)"),
-                .value("quantity", "n", help: "How many, 1 to 10; above 1 only for consumables (default: 1)"),
+                .value(
+                    "quantity", "n",
+                    help: "How many, \(PurchaseQuantity.text); above 1 only for consumables (default: 1)"),
             ],
             exclusive: [["user", "account"]],
             examples: ["iapctl buy com.x.coin42 --quantity 3", "iapctl buy com.x.noads --account 'Handsome Jon'"]
@@ -29,13 +31,11 @@ enum BuyCommand {
         let id = ProductID(i.positional("ID") ?? "")
         guard !id.rawValue.isEmpty else { throw i.usageError("empty product identifier; give one such as com.x.coin42") }
         let user = try UserArgument.user(from: i)
-        let quantity = try i.int("quantity", in: 1...10) ?? 1
+        let quantity = try i.int("quantity", in: PurchaseQuantity.range) ?? 1
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.buy(id, user: user, quantity: quantity))
-            // The purchase is the subject of the last transactionUpdated event (a subscription
-            // purchase may also re-record an upgraded period, and renewals may fall due first).
-            let updated = effects.events.last { if case .transactionUpdated = $0.kind { true } else { false } }
-            guard let t = updated?.kind.transaction else { return (.success, []) }
+            guard case .payment(let payment) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            let t = payment.transaction
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
@@ -45,21 +45,9 @@ enum BuyCommand {
                     c.stdout.line("deliver it, then run 'iapctl finish \(t.id)'")
                 }
             }
-            return (ExitCode(for: t), [t])
+            return (ExitCode(effects.outcome), [t])
         }
         return try DeliveryFollowUp.after(code, delivered: delivered, c)
-    }
-}
-
-extension ExitCode {
-    /// The exit code a transaction's outcome maps to: purchased or restored 0, failed 1,
-    /// deferred or still purchasing 5 (pending).
-    init(for t: Transaction) {
-        switch t.state {
-        case .purchased, .restored: self = .success
-        case .failed: self = .declined
-        case .deferred, .purchasing: self = .pending
-        }
     }
 }
 

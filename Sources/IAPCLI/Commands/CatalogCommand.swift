@@ -1,5 +1,5 @@
-import Foundation
 import IAPKit
+import IAPRuntime
 
 /// `iapctl catalog show [FILE]` and `iapctl catalog convert FILE`: read catalogs in either
 /// format (the project's JSON, Xcode `.storekit` versions 1 to 5) and write the project's JSON.
@@ -38,10 +38,9 @@ enum CatalogCommand {
     /// Reads a catalog file, exit 66 when unreadable and 65 when malformed; with its import
     /// notes and warnings (a `.storekit` file's; iapctl's own format has none).
     static func load(_ path: String) throws -> (Catalog, notes: [String], warnings: [String]) {
-        guard let data = FileManager.default.contents(atPath: path), !FileManager.default.isDirectory(path) else {
+        guard let bytes = FileIO.read(path) else {
             throw StoreError.unreadable(path: path, reason: "no such file (give a catalog .json or .storekit file)")
         }
-        let bytes = [UInt8](data)
         do {
             switch try CatalogLoader.format(of: bytes, file: path) {
             case .storeKit:
@@ -98,7 +97,7 @@ enum CatalogCommand {
         report(notes, warnings, c)
         let bytes = CatalogJSONFormat.write(catalog)
         if let output = c.invocation.value("output") {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+            guard FileIO.write(bytes, to: output) else {
                 throw StoreError.io(path: output, reason: "cannot create the file")
             }
             if !c.json { c.stdout.line("wrote \(output): \(catalog.products.count) products") }
@@ -115,12 +114,5 @@ extension CatalogCommand {
     static func report(_ notes: [String], _ warnings: [String], _ c: CommandContext) {
         for warning in warnings { c.warn(warning) }
         for note in notes { c.stderr.line("note: \(note)") }
-    }
-}
-
-extension FileManager {
-    func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

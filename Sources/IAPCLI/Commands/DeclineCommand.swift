@@ -27,13 +27,13 @@ enum DeclineCommand {
         }
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.decline(id, error: error))
-            guard let t = effects.transactions.last else { return .success }
+            guard case .declined(let t) = effects.outcome else { return ExitCode(effects.outcome) }
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
                 c.stdout.line(TransactionText.line(t))
             }
-            return .success
+            return ExitCode(effects.outcome)
         }
     }
 }

@@ -61,7 +61,6 @@ enum DownloadCommand {
         let content = try content(i)
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.download(move, id, content: content))
-            removeCancelledCopies(effects, s)
             if c.json {
                 let t = try s.transaction(id)
                 DownloadRow.printJSON(t.map { DownloadRow.rows(of: $0, content: s.machine.contentDownload(of: id)) } ?? [], c)
@@ -69,16 +68,6 @@ enum DownloadCommand {
                 for e in effects.events { EventText.line(e).map { c.stdout.line($0) } }
             }
             return .success
-        }
-    }
-
-    /// A cancelled download keeps nothing in the store (DYFStoreKit removes the cancelled
-    /// download's files too).
-    static func removeCancelledCopies(_ effects: Effects, _ s: StoreSession) {
-        for e in effects.events {
-            if case .download(.cancelled, let transaction, _, let d) = e.kind {
-                s.removeDownloadCopy(transaction: transaction, content: d.contentIdentifier)
-            }
         }
     }
 
@@ -138,17 +127,12 @@ enum DownloadCommand {
                     let effects = try s.apply(.recordDownloadProgress(id, content: label, downloadedBytes: next))
                     steps += 1
                     if !c.json { for line in EventText.faultLines(effects) { c.stdout.line(line) } }
-                    finishLines += effects.events.compactMap { e in
-                        switch e.kind {
-                        case .transactionFinished, .transactionDeliveryFailed: return EventText.line(e)
-                        default: return nil
-                        }
-                    }
+                    finishLines += EventText.lines(effects.finish)
                     let now = try s.transaction(id)?.downloads.first { $0.contentIdentifier == label }
                     guard let now else { break }
                     switch now.state {
                     case .failed:
-                        copy.remove()
+                        // The session removed the partial copy (StoreEffect.removeDownloadCopy).
                         failed = true
                         display?.end(label, "failed: \(now.error.map { "\($0)" } ?? "unknown error")")
                         continue downloadLoop

@@ -73,13 +73,13 @@ enum FaultCommand {
         }
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.addFault(point, error, count: count, product: product))
-            guard case .faultAdded(let fault) = effects.events.last?.kind else { return .success }
+            guard case .faultAdded(let fault) = effects.outcome else { return ExitCode(effects.outcome) }
             if c.json {
                 c.printJSON { FaultJSON.write(fault, into: &$0) }
             } else {
-                effects.events.last.flatMap(EventText.line).map { c.stdout.line($0) }
+                EventText.line(Event(seq: 0, date: s.state.clock, kind: .faultAdded(fault))).map { c.stdout.line($0) }
             }
-            return .success
+            return ExitCode(effects.outcome)
         }
     }
 
@@ -111,7 +111,7 @@ enum FaultCommand {
         try c.write { s throws(StoreError) in
             let effects = try s.apply(.clearFaults)
             var count = 0
-            if case .faultsCleared(let n) = effects.events.last?.kind { count = n }
+            if case .faultsCleared(let n) = effects.outcome { count = n }
             if c.json {
                 c.printJSON { w in
                     w.beginObject()

@@ -38,52 +38,26 @@ enum FinishCommand {
         let command: Command = i.flag("all") ? .finishAll : .finish(ids)
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(command)
-            let finished = effects.transactions.filter(\.finished)
-            DownloadCommand.removeCancelledCopies(effects, s)
-            warnAboutCancelledDownloads(effects, c)
-            var postponed = false
-            var failed = false
-            for e in effects.events {
-                if case .transactionFinishPostponed = e.kind { postponed = true }
-                if case .transactionDeliveryFailed = e.kind { failed = true }
-            }
+            let finish = effects.finish
+            warnAboutCancelledDownloads(finish, c)
             if c.json {
-                c.printTransactions(finished)
-            } else if finished.isEmpty && !postponed {
+                c.printTransactions(finish.finished)
+            } else if finish.steps.isEmpty {
                 c.stdout.line("nothing to finish")
             } else {
-                for e in effects.events {
-                    switch e.kind {
-                    case .transactionFinished, .transactionDeliveryFailed, .transactionFinishPostponed:
-                        EventText.line(e).map { c.stdout.line($0) }
-                    default: break
-                    }
-                }
+                for line in EventText.lines(finish) { c.stdout.line(line) }
             }
-            if failed { return .declined }
-            return postponed ? .pending : .success
+            return ExitCode(effects.outcome)
         }
     }
 }
 
 extension FinishCommand {
     /// StoreKit cancels the downloads of a transaction finished before they ended: say so.
-    static func warnAboutCancelledDownloads(_ effects: Effects, _ c: CommandContext) {
-        var cancelled: [(TransactionID, [String])] = []
-        for e in effects.events {
-            let item: (TransactionID, String)
-            switch e.kind {
-            case .download(.cancelled, let transaction, _, let d): item = (transaction, d.contentIdentifier)
-            case .contentDownload(.cancelled, let content): item = (content.transactionID, "self-hosted content")
-            default: continue
-            }
-            if let i = cancelled.firstIndex(where: { $0.0 == item.0 }) {
-                cancelled[i].1.append(item.1)
-            } else {
-                cancelled.append((item.0, [item.1]))
-            }
-        }
-        for (id, names) in cancelled {
+    static func warnAboutCancelledDownloads(_ finish: Finish, _ c: CommandContext) {
+        for cancelled in finish.cancelledDownloads {
+            let id = cancelled.transaction
+            let names = cancelled.contents
             c.warn(
                 "finishing transaction \(id) cancelled downloads that had not ended: \(names.joined(separator: ", ")) (StoreKit); "
                     + "run 'iapctl download run \(id)' before finishing, "

@@ -1,5 +1,6 @@
 import IAPCrypto
 import IAPKit
+import IAPTime
 
 /// `iapctl jws TXID`, `iapctl jws renewal ID` and `iapctl jws decode TOKEN|FILE|-`: StoreKit 2
 /// signed data (REFERENCE section 7): the store's signed transactions and renewal infos, and
@@ -52,17 +53,32 @@ enum JWSCommand {
             name: "decode",
             summary: "Decode a JWS (token, file or - for stdin); verify it with --root",
             discussion: """
-                Prints the header and the payload. With --root CERT (PEM or DER) it also verifies, as Apple's \
-                SignedDataVerifier does with online checks off: algorithm (ES256), certificates (x5c), chain \
-                (x5c to the root, valid at the payload's signedDate), appleMarkers (Apple's leaf and \
-                intermediate OIDs; skipped for Xcode's one self-signed certificate, which must be the root) \
-                and signature. Exit 0 when it verified (or was only decoded), 1 when a check failed, 65 for \
-                text that is not a JWS, 66 for a missing file. Needs no store.
+                Prints the header, every x5c certificate (subject, issuer, key, signature algorithm, validity, \
+                Apple markers) and the payload. With --root CERT (PEM or DER; Apple Root CA - G3 for the App \
+                Store's data) it also verifies, as Apple's SignedDataVerifier does with online checks off: \
+                algorithm (ES256), certificates (x5c), chain (x5c to the root, each link's signature, every \
+                certificate valid at the payload's signedDate; without one, at --at DATE or else now), \
+                appleMarkers (Apple's leaf and intermediate OIDs; skipped for Xcode's one self-signed \
+                certificate, which must be the root) and signature; with --bundle-id, --environment and \
+                --app-apple-id also bundleId and environment, the app checks the verifier makes with the \
+                values it is built with. Exit 0 when it verified (or was only \
+                decoded), 1 when a check failed, 65 for text that is not a JWS, 66 for a missing file. Needs \
+                no store.
                 """,
             arguments: [ArgumentSpec("JWS", help: "The token itself, a file holding it, or - for stdin")],
-            options: [.value("root", "cert", help: "The trusted root certificate, PEM or DER: verify, not only decode")],
+            options: [
+                .value("root", "cert", help: "The trusted root certificate, PEM or DER: verify, not only decode"),
+                .value(
+                    "at", "date",
+                    help: "Check the certificates at this RFC 3339 time when the payload has no signedDate (default: now)"),
+                .value("bundle-id", "id", help: "Also check the app's bundle id, as SignedDataVerifier's bundle_id does"),
+                .value(
+                    "environment", "env", help: "Also check the environment: Sandbox, Production, Xcode or LocalTesting"),
+                .value("app-apple-id", "n", help: "With --environment Production: also check a notification's appAppleId"),
+            ],
             examples: [
                 "iapctl jws 2000000000000001 | iapctl jws decode - --root Fixtures/signing/root.pem",
+                "iapctl jws decode notification.jws --root AppleRootCA-G3.cer --at 2022-03-04T09:43:28Z",
                 "iapctl jws decode Fixtures/vectors/xcode-signed-transaction --root Fixtures/vectors/xcode-jws-certificate.pem",
             ]
         ), run: runDecode)
@@ -137,14 +153,55 @@ enum JWSCommand {
         let i = c.invocation
         let argument = i.positional("JWS") ?? "-"
         guard !argument.isEmpty else { throw i.usageError("empty JWS; give a token, a file holding one, or - for stdin") }
+        var given: Timestamp?
+        if let text = i.value("at") {
+            guard let t = Timestamp(rfc3339: text) else {
+                throw i.usageError(
+                    "bad --at '\(text)'; write RFC 3339 such as 2022-03-04T09:43:28Z, or a date such as 2022-03-04")
+            }
+            given = t
+        }
+        if let b = i.value("bundle-id"), b.isEmpty { throw i.usageError("empty --bundle-id; give the app's bundle id") }
+        let expectations = SignedAppExpectations(
+            bundleID: i.value("bundle-id"),
+            environment: try i.choice("environment", among: ["Sandbox", "Production", "Xcode", "LocalTesting"]),
+            appAppleID: try i.int("app-apple-id", in: 1...Int.max).map(Int64.init))
         let jws = try JWSArgument.parse(argument, c)
         let root = try i.value("root").map(RootArgument.certificate)
-        let report = root.map { JWSVerifier.verify(jws, root: $0) }
+        if root == nil && !expectations.isEmpty {
+            throw i.usageError("--bundle-id, --environment and --app-apple-id check a verification; give --root too")
+        }
+        // Apple's verifier checks a payload without a signing date at the current time; the
+        // clock is read here, in the CLI, and only then.
+        let fallback: VerificationTime?
+        if let given {
+            fallback = VerificationTime(given, .given)
+        } else if root != nil && jws.signingDate == nil {
+            fallback = VerificationTime(WallClock.now(), .now)
+        } else {
+            fallback = nil
+        }
+        if let given, let signed = jws.signingDate, root != nil {
+            c.warn(
+                "--at \(given.rfc3339) is not used: the payload's \(signed.field) (\(signed.date.rfc3339)) is the time Apple's verifier checks the certificates at"
+            )
+        }
+        let time = root == nil ? nil : VerificationTime.resolve(jws, fallback: fallback)
+        let report = root.map { JWSVerifier.verify(jws, root: $0, at: fallback, expecting: expectations) }
         if c.json {
             c.printJSON { w in
                 w.beginObject()
                 w.key("header")
                 w.value(jws.header)
+                w.key("certificates")
+                w.beginArray()
+                for entry in JWSCertificates(jws).entries {
+                    switch entry {
+                    case .success(let certificate): CertificateJSON.write(certificate, into: &w)
+                    case .failure: w.null()
+                    }
+                }
+                w.endArray()
                 w.key("payload")
                 w.value(jws.payload)
                 w.key("signature")
@@ -155,6 +212,19 @@ enum JWSCommand {
                     w.key("valid")
                     w.bool(report.isValid)
                     ReceiptCheckJSON.writeChecks(report.checks, into: &w)
+                    w.key("time")
+                    if let time {
+                        w.beginObject()
+                        w.key("date")
+                        w.string(time.date.rfc3339)
+                        w.key("timestamp")
+                        w.int(time.date.milliseconds)
+                        w.key("source")
+                        w.string(time.source.rawValue)
+                        w.endObject()
+                    } else {
+                        w.null()
+                    }
                     w.endObject()
                 } else {
                     w.null()
@@ -166,8 +236,8 @@ enum JWSCommand {
             if let report {
                 for check in report.checks {
                     c.stdout.line(
-                        check.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                            + check.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + check.detail)
+                        check.name.padded(to: 14)
+                            + check.verdict.rawValue.padded(to: 6) + check.detail)
                 }
                 c.stdout.line(report.firstFailure.map { "invalid: \($0.name) failed" } ?? "valid")
             }

@@ -15,18 +15,8 @@ enum LaunchCommand {
         var pipeline: [TransactionID] = []
         let code = try c.write { s throws(StoreError) in
             let effects = try s.apply(.launch)
-            if s.state.settings.autoFinish {
-                pipeline = effects.events.compactMap { e -> TransactionID? in
-                    guard case .transactionRedelivered(let t) = e.kind, t.state == .purchased || t.state == .restored else {
-                        return nil
-                    }
-                    return t.id
-                }
-            }
-            let redelivered = effects.events.compactMap { e -> Transaction? in
-                if case .transactionRedelivered(let t) = e.kind { return t }
-                return nil
-            }
+            guard case .launch(let redelivered) = effects.outcome else { return ExitCode(effects.outcome) }
+            if s.state.settings.autoFinish { pipeline = redelivered.filter(\.isDelivered).map(\.id) }
             if c.json {
                 c.printTransactions(redelivered)
             } else {
@@ -34,7 +24,7 @@ enum LaunchCommand {
                     "launched: \(redelivered.count) unfinished transaction\(redelivered.count == 1 ? "" : "s") redelivered")
                 for t in redelivered { c.stdout.line("  " + TransactionText.line(t)) }
             }
-            return ExitCode.success
+            return ExitCode(effects.outcome)
         }
         // auto-finish: StoreKit redelivers, and RMStore runs its pipeline on each transaction again.
         if !pipeline.isEmpty { return try AutoFinish.run(code, ids: pipeline, c) }

@@ -32,22 +32,17 @@ enum PromoteCommand {
         let user = try UserArgument.user(from: i)
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.promote(id, user: user))
-            var decision = StorePaymentDecision.accepted
-            var payment: StoredPayment?
-            for e in effects.events {
-                if case .storePayment(let d, let p) = e.kind {
-                    decision = d
-                    payment = p
-                }
+            guard case .promoted(let decision, let payment, let then) = effects.outcome else {
+                return (ExitCode(effects.outcome), [])
             }
-            let t = effects.transactions.last
+            let t = then?.transaction
             if c.json {
                 c.printJSON { w in
                     w.beginObject()
                     w.key("decision")
                     w.string(decision.rawValue)
                     w.key("storePayment")
-                    if let payment { StoredPaymentJSON.write(payment, into: &w) } else { w.null() }
+                    StoredPaymentJSON.write(payment, into: &w)
                     w.key("transaction")
                     if let t { TransactionJSON.write(t, into: &w) } else { w.null() }
                     w.endObject()
@@ -57,8 +52,7 @@ enum PromoteCommand {
                 if let t { c.stdout.line(TransactionText.line(t)) }
                 if decision == .declined && t == nil { c.stdout.line("payments are not allowed: the app did not buy it") }
             }
-            if let t { return (ExitCode(for: t), [t]) }
-            return (decision == .deferred ? .pending : .declined, [])
+            return (ExitCode(effects.outcome), t.map { [$0] } ?? [])
         }
         return try DeliveryFollowUp.after(code, delivered: delivered, c)
     }

@@ -18,7 +18,7 @@ enum QueueCommand {
             } else if queue.isEmpty {
                 c.stdout.line("the queue is empty")
             } else {
-                c.stdout.write(TransactionText.table(queue))
+                c.stdout.write(TransactionText.table(Array(queue)))
             }
             return .success
         }

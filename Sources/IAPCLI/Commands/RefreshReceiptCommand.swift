@@ -22,15 +22,12 @@ enum RefreshReceiptCommand {
     static func run(_ c: CommandContext) throws -> ExitCode {
         try c.write { s throws(StoreError) in
             let effects = try s.apply(.receipt(.refresh))
-            let failure = effects.events.compactMap { e -> TransactionError? in
-                if case .receipt(.refreshFailed(let error)) = e.kind { return error }
-                return nil
-            }.first
+            guard case .receiptRefresh(let failure) = effects.outcome else { return ExitCode(effects.outcome) }
             if !c.json { for line in EventText.faultLines(effects) { c.stdout.line(line) } }
             if let failure {
                 c.stderr.line(
                     "error: receipt refresh failed: \(failure) (an injected refresh-receipt fault; see 'iapctl fault list')")
-                return .declined
+                return ExitCode(effects.outcome)
             }
             let decoded = try StoreReceiptDecoding.decoded(s)
             if c.json {

@@ -39,14 +39,15 @@ enum ResolveCommand {
         if subscription { return try ResolveBillingCommand.runBilling(c) }
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.resolve(id))
-            guard let t = effects.transactions.last else { return (.success, []) }
+            guard case .payment(let payment) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            let t = payment.transaction
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
                 for e in effects.events { EventText.line(e).map { c.stdout.line($0) } }
                 c.stdout.line(TransactionText.line(t))
             }
-            return (ExitCode(for: t), [t])
+            return (ExitCode(effects.outcome), [t])
         }
         return try DeliveryFollowUp.after(code, delivered: delivered, c)
     }

@@ -24,9 +24,7 @@ enum RestoreCommand {
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.restore(user: user))
             // Only the restored transactions: renewals that fell due before the restore are not.
-            let restored = effects.transactions.filter { $0.state == .restored }
-            var failure: TransactionError?
-            for e in effects.events { if case .restoreFailed(let error, _) = e.kind { failure = error } }
+            guard case .restore(let restored, let failure) = effects.outcome else { return (ExitCode(effects.outcome), []) }
             if c.json {
                 c.printTransactions(restored)
             } else {
@@ -38,7 +36,7 @@ enum RestoreCommand {
                     c.stdout.line("restore finished: \(restored.count) transaction\(restored.count == 1 ? "" : "s") restored")
                 }
             }
-            return (failure == nil ? .success : .declined, restored)
+            return (ExitCode(effects.outcome), restored)
         }
         return try DeliveryFollowUp.after(code, delivered: delivered, c)
     }

@@ -62,6 +62,8 @@ enum RunCommand {
         var configuration = ScenarioRunner.Configuration(
             store: store, scenarioDirectory: path == "-" ? "." : ScenarioSource.directory(of: path), environment: environment)
         if let timeout = i.globals.lockTimeout { configuration.globalArguments = ["--lock-timeout", "\(timeout)"] }
+        // A temporary store is deleted at the end: its commits need to be right, not durable.
+        configuration.stores = StoreRegistry(syncs: scratch == nil || keep)
 
         var failures: [ScenarioFailure] = []
         let verbose = i.flag("verbose") && !c.json

@@ -1,5 +1,5 @@
-import Foundation
 import IAPKit
+import IAPRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -85,9 +85,9 @@ enum ServeCommand {
                 name: "--api-key \(path)")
         }
 
-        // Create the store on first use and make sure it loads (and its signing chain) before
-        // announcing anything.
-        let (lastEvent, signer) = try c.read { s throws(StoreError) in
+        // The store the server plays the App Store for: created now if missing (a server needs one
+        // to serve), and loaded (with its signing chain) before announcing anything.
+        let (lastEvent, signer) = try c.write { s throws(StoreError) in
             (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s))
         }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
@@ -126,7 +126,7 @@ enum ServeCommand {
         c.stdout.flush()
 
         let log = ServerLog(console: c.stderr)
-        let webhookDone = NSCondition()
+        let webhookDone = Condition()
         nonisolated(unsafe) var webhookRunning = false
         if let webhook {
             let deliverer = WebhookDeliverer(
@@ -136,13 +136,13 @@ enum ServeCommand {
             webhookRunning = true
             let storePath = c.storePath
             nonisolated(unsafe) let unsafeDeliverer = deliverer
-            Thread {
+            startThread {
                 unsafeDeliverer.run(until: stop, watching: storePath)
                 webhookDone.lock()
                 webhookRunning = false
                 webhookDone.broadcast()
                 webhookDone.unlock()
-            }.start()
+            }
         }
 
         server.serve()
@@ -179,7 +179,7 @@ enum ServeCommand {
 /// Lines to stderr from any thread, one at a time.
 final class ServerLog: @unchecked Sendable {
     private let console: Console
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(console: Console) { self.console = console }
 

@@ -12,9 +12,8 @@ enum VerifiedFinish {
             var lines: [String] = []
             for id in targets {
                 let (effects, outcome) = try verifyAndFinish(id, s, thenFinish: true)
-                DownloadCommand.removeCancelledCopies(effects, s)
-                FinishCommand.warnAboutCancelledDownloads(effects, c)
-                finished += effects.transactions.filter(\.finished)
+                FinishCommand.warnAboutCancelledDownloads(effects.finish, c)
+                finished += effects.finish.finished
                 lines += effects.events.compactMap(line)
                 if outcome != .success { code = outcome }
             }
@@ -34,22 +33,14 @@ enum VerifiedFinish {
     static func verifyAndFinish(_ id: TransactionID, _ s: StoreSession, thenFinish: Bool) throws(StoreError) -> (
         Effects, ExitCode
     ) {
-        guard let t = s.state.queued(id), t.state == .purchased || t.state == .restored else {
+        guard let t = s.state.queued(id), t.isDelivered else {
             // Unknown, finished, purchasing, deferred or failed: the plain finish says what is wrong or does it.
             let effects = try s.apply(.finish([id]))
             return (effects, .success)
         }
         let verdict = try TransactionVerification.verdict(for: t, session: s)
         let effects = try s.apply(.receipt(.verifyTransaction(id, failure: verdict, thenFinish: thenFinish)))
-        var outcome = ExitCode.success
-        for e in effects.events {
-            switch e.kind {
-            case .receipt(.transactionVerificationFailed), .transactionDeliveryFailed: outcome = .declined
-            case .transactionFinishPostponed: if outcome == .success { outcome = .pending }
-            default: break
-            }
-        }
-        return (effects, outcome)
+        return (effects, ExitCode(effects.outcome))
     }
 
     static func line(_ e: Event) -> String? {

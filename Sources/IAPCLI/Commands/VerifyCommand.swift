@@ -8,11 +8,13 @@ enum VerifyCommand {
             name: "verify",
             summary: "Verify a receipt locally (RMStore's app receipt verifier), printing every check",
             discussion: """
-                Checks, in order: signature (the PKCS#7 signature over the payload, ECDSA P-256 or RSA), chain \
-                (signer -> embedded intermediates -> the root, valid at the receipt's creation date), appleMarkers \
+                Checks, in order: signature (the PKCS#7 signature over the payload: ECDSA, or RSA with SHA-1 or \
+                SHA-256 as Apple signs), chain (signer -> embedded intermediates -> the root, each link's signature, \
+                valid at the receipt's creation date; Apple Inc. Root for the App Store's receipts), appleMarkers \
                 (Apple's leaf and intermediate OIDs; skipped when the signer is the self-signed root, as in Xcode's \
                 receipts), bundleId, appVersion, hash (SHA-1 of device id, opaque value and bundle id), and with \
-                --transaction or --product that the receipt holds them. Defaults come from the store: its receipt, \
+                --transaction or --product that the receipt holds them. A receipt from a real device needs that \
+                device's identifierForVendor (--device-id) for the hash. Defaults come from the store: its receipt, \
                 its signing root, bundle id, app version and device-id setting. The verification is recorded as a \
                 receiptVerified or receiptVerificationFailed event, and an armed verification fault fails it. Exit 0 \
                 when every check passed, 1 when one failed, 65 for a malformed receipt or certificate, 66 for a \
@@ -31,6 +33,7 @@ enum VerifyCommand {
             examples: [
                 "iapctl verify", "iapctl verify --transaction 2000000000000001 --json",
                 "iapctl verify --receipt Fixtures/vectors/xcode-app-receipt-with-transaction --root Fixtures/vectors/StoreKitTestCertificate.pem",
+                "iapctl verify --receipt receipt.b64 --root AppleIncRootCertificate.cer --bundle-id com.example.app --app-version 2 --device-id 956328D9-CC6A-47F4-BE40-6953FB0AB6C7",
             ]
         ), run: run)
 
@@ -57,7 +60,8 @@ enum VerifyCommand {
             let expectations = ReceiptExpectations(
                 root: trusted, bundleID: i.value("bundle-id") ?? s.state.bundleID,
                 appVersion: i.value("app-version") ?? s.state.appVersion, deviceID: deviceID ?? s.state.deviceIdentifier,
-                transactionID: i.value("transaction"), productID: i.value("product"))
+                deviceIDIsAssumed: deviceID == nil && given != nil, transactionID: i.value("transaction"),
+                productID: i.value("product"))
             let report = ReceiptVerifier.verify(decoded, expecting: expectations)
             let record = ReceiptVerificationRecord(
                 method: .local, transactionID: i.value("transaction").flatMap(TransactionID.init(parsing:)),
@@ -86,8 +90,8 @@ enum VerifyCommand {
             } else {
                 for check in report.checks {
                     c.stdout.line(
-                        check.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                            + check.verdict.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + check.detail)
+                        check.name.padded(to: 14)
+                            + check.verdict.rawValue.padded(to: 6) + check.detail)
                 }
                 for line in EventText.faultLines(effects) { c.stdout.line(line) }
                 if let fault {
@@ -118,7 +122,8 @@ enum StoreReceiptDecoding {
 /// `--root CERT`: a certificate file, PEM or DER.
 enum RootArgument {
     static func certificate(_ path: String) throws -> Certificate {
-        let bytes = try ReceiptFile.read(path)
+        let bytes = try JWSArgument.read(
+            path, holding: "the trusted root certificate for --root, PEM or DER, such as AppleRootCA-G3.cer")
         do {
             if bytes.first == 0x30 { return try Certificate(der: bytes) }
             return try Certificate(pemRepresentation: String(decoding: bytes, as: UTF8.self))

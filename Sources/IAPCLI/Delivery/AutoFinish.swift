@@ -20,7 +20,7 @@ enum AutoFinish {
         var verified: [TransactionID] = []
         try c.write { s throws(StoreError) in
             for id in ids {
-                guard let t = s.state.queued(id), t.state == .purchased || t.state == .restored else { continue }
+                guard let t = s.state.queued(id), t.isDelivered else { continue }
                 let (effects, outcome) = try VerifiedFinish.verifyAndFinish(id, s, thenFinish: false)
                 report(effects, c)
                 if outcome == .success && s.state.queued(id) != nil { verified.append(id) } else { result = .declined }
@@ -34,11 +34,8 @@ enum AutoFinish {
                 if try !download(t, s, c) { result = .declined }
                 guard s.state.queued(id) != nil else { continue }
                 let effects = try s.apply(.finish([id]))
-                DownloadCommand.removeCancelledCopies(effects, s)
                 report(effects, c)
-                for e in effects.events {
-                    if case .transactionDeliveryFailed = e.kind { result = .declined }
-                }
+                if ExitCode(effects.outcome) == .declined { result = .declined }
             }
         }
         return result
@@ -61,7 +58,7 @@ enum AutoFinish {
             switch now?.state {
             case .finished?: try copy.verify()
             case .failed?:
-                copy.remove()
+                // The session removed the partial copy (StoreEffect.removeDownloadCopy).
                 succeeded = false
             default: break
             }

@@ -6,7 +6,7 @@ enum DeliveryFollowUp {
     /// `transactions`; a content download that fails turns a success into exit 1 ("download
     /// failed", SPEC section 5).
     static func after(_ code: ExitCode, delivered transactions: [Transaction], _ c: CommandContext) throws -> ExitCode {
-        let ids = transactions.filter { $0.state == .purchased || $0.state == .restored }.map(\.id)
+        let ids = transactions.filter(\.isDelivered).map(\.id)
         guard !ids.isEmpty else { return code }
         // auto-finish: RMStore's whole pipeline instead (it runs the content downloader itself).
         if c.lastAutoFinish { return try AutoFinish.run(code, ids: ids, c) }
@@ -20,11 +20,4 @@ enum DeliveryFollowUp {
         return succeeded || code != .success ? code : .declined
     }
 
-    /// The exit code for several transactions: failed beats pending beats success.
-    static func worst(_ ts: [Transaction]) -> ExitCode {
-        let codes = ts.map(ExitCode.init(for:))
-        if codes.contains(.declined) { return .declined }
-        if codes.contains(.pending) { return .pending }
-        return .success
-    }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import IAPKit
+import IAPRuntime
 
 /// RMStore's content downloader (`RMStoreContentDownloader`), as a command: the `downloader`
 /// setting names a shell command that iapctl runs for each purchased or restored transaction of
@@ -96,30 +96,13 @@ enum SelfHostedDownloader {
         _ command: String, input: String, transaction: TransactionID, product: ProductID, _ c: CommandContext,
         progress: (Int) throws -> Void
     ) -> TransactionError? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ChildProcess.currentEnvironment
         for (key, value) in c.environment { environment[key] = value }
         environment["IAPCTL_TRANSACTION_ID"] = transaction.description
         environment["IAPCTL_PRODUCT_ID"] = product.rawValue
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        do {
-            // Written before the child starts: it fits the pipe's buffer, and a child that exits
-            // without reading it can then never make the write fail.
-            try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-            try process.run()
-        } catch {
-            return failure(code: 127, "the downloader could not be started: \(error)")
-        }
-        var pending: [UInt8] = []
         var reportError: Error?
-        func handle(_ line: String) {
+        let child = ChildProcess(shellCommand: command, environment: environment)
+        let termination = child.run(input: Array(input.utf8)) { line in
             guard reportError == nil else { return }
             let words = line.split(whereSeparator: \.isWhitespace)
             guard words.first == "progress" else { return }
@@ -131,24 +114,13 @@ enum SelfHostedDownloader {
             }
             do { try progress(Int((value * 10_000).rounded())) } catch { reportError = error }
         }
-        let reader = stdout.fileHandleForReading
-        while true {
-            let data = reader.availableData
-            if data.isEmpty { break }
-            pending.append(contentsOf: data)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                handle(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
-            }
-        }
-        if !pending.isEmpty { handle(String(decoding: pending, as: UTF8.self)) }
-        process.waitUntilExit()
         if let reportError { return failure(code: 1, "its progress could not be recorded: \(reportError)") }
-        let status = process.terminationStatus
-        if process.terminationReason == .uncaughtSignal {
-            return failure(code: 128 + Int(status), "the downloader was killed by signal \(status)")
+        switch termination {
+        case .notStarted(let reason): return failure(code: 127, "the downloader could not be started: \(reason)")
+        case .killed(let signal): return failure(code: 128 + Int(signal), "the downloader was killed by signal \(signal)")
+        case .exited(let status):
+            return status == 0 ? nil : failure(code: Int(status), "the downloader exited with status \(status)")
         }
-        return status == 0 ? nil : failure(code: Int(status), "the downloader exited with status \(status)")
     }
 
     private static func failure(code: Int, _ message: String) -> TransactionError {

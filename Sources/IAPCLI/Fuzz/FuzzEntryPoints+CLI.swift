@@ -1,5 +1,6 @@
 import IAPCrypto
 import IAPKit
+import IAPTime
 
 extension FuzzEntryPoints {
     /// The scenario file parser (`iapctl run`). Every answer is well formed: lines are numbered
@@ -85,6 +86,12 @@ extension FuzzEntryPoints {
         let report = JWSVerifier.verify(jws, root: SigningIdentity.builtin.root)
         precondition(report.checks.count == 5, "verification did not report its five checks")
         for check in report.checks { precondition(!check.detail.contains("\n"), "a check's detail is not one line") }
+        // With a time for payloads without signedDate, and the app checks Apple's verifier makes.
+        let checked = JWSVerifier.verify(
+            jws, root: SigningIdentity.builtin.root, at: VerificationTime(Timestamp(milliseconds: 1_767_225_600_000), .given),
+            expecting: SignedAppExpectations(bundleID: "com.x.demo", environment: "Production", appAppleID: 1))
+        precondition(checked.checks.count == 7, "verification with the app checks did not report seven checks")
+        for check in checked.checks { precondition(!check.detail.contains("\n"), "a check's detail is not one line") }
     }
 
     /// Every fuzz target, by the name of its corpus directory under `Fixtures/fuzz/` and its

@@ -23,8 +23,11 @@ struct CommandSpec: Equatable, Sendable {
     let name: String
     /// One line, shown in the parent's command list and after `OVERVIEW:`.
     let summary: String
-    /// Paragraphs shown after the summary in this command's help; may be empty.
-    let discussion: String
+    /// Paragraphs shown after the summary in this command's help; may be empty. Made only when
+    /// help is shown: the table of every command is built on every run, `--version` included,
+    /// and some discussions (the settings list of `config`) are assembled from tables.
+    var discussion: String { discussionText.text }
+    private let discussionText: LazyText
     let arguments: [ArgumentSpec]
     let options: [OptionSpec]
     let subcommands: [CommandSpec]
@@ -43,7 +46,7 @@ struct CommandSpec: Equatable, Sendable {
     init(
         name: String,
         summary: String,
-        discussion: String = "",
+        discussion: @autoclosure @escaping @Sendable () -> String = "",
         arguments: [ArgumentSpec] = [],
         options: [OptionSpec] = [],
         subcommands: [CommandSpec] = [],
@@ -54,7 +57,7 @@ struct CommandSpec: Equatable, Sendable {
     ) {
         self.name = name
         self.summary = summary
-        self.discussion = discussion
+        self.discussionText = LazyText(discussion)
         self.arguments = arguments
         self.options = options
         self.subcommands = subcommands
@@ -164,4 +167,15 @@ struct CommandSpec: Equatable, Sendable {
 
         return found + subcommands.flatMap { $0.problems(path: path + [name]) }
     }
+}
+
+/// Text made when first read (help text nobody asks for costs nothing); equal when the texts are.
+struct LazyText: Equatable, Sendable {
+    private let make: @Sendable () -> String
+
+    init(_ make: @escaping @Sendable () -> String) { self.make = make }
+
+    var text: String { make() }
+
+    static func == (a: LazyText, b: LazyText) -> Bool { a.text == b.text }
 }

@@ -40,7 +40,7 @@ enum EventText {
             return
                 "fault #\(f.id) armed: \(f.point.rawValue)\(f.productID.map { " for \($0)" } ?? "") fails \(f.remaining) time\(f.remaining == 1 ? "" : "s") with \(f.error)"
         case .faultFired(let f):
-            return "fault #\(f.id) fired at \(f.point.rawValue): \(f.error) (\(f.remaining) left)"
+            return fired(f)
         case .faultsCleared(let count):
             return "\(count) fault\(count == 1 ? "" : "s") cleared"
         case .productConsumed(let product, let count, let balance):
@@ -60,10 +60,19 @@ enum EventText {
     static func progress(_ p: Double) -> String { DownloadJSON.progressText(p) }
 
     /// The fault lines of `effects`, for commands whose request a fault failed.
-    static func faultLines(_ effects: Effects) -> [String] {
-        effects.events.compactMap { e in
-            if case .faultFired = e.kind { return line(e) }
-            return nil
+    static func faultLines(_ effects: Effects) -> [String] { effects.firedFaults.map(fired) }
+
+    static func fired(_ f: Fault) -> String { "fault #\(f.id) fired at \(f.point.rawValue): \(f.error) (\(f.remaining) left)" }
+
+    /// One line for each step of a finish, as the finish events read.
+    static func lines(_ finish: Finish) -> [String] {
+        finish.steps.compactMap { step in
+            switch step {
+            case .finished(let t): return "finished  \(t.id)  \(t.productID)  (\(t.state.name))"
+            case .deliveryFailed(let t, let error): return "finished  \(t.id)  \(t.productID)  reported failed: \(error)"
+            case .postponed(let t): return "finish of \(t.id) postponed until its downloads end (finish-after-downloads)"
+            case .undelivered: return nil
+            }
         }
     }
 }

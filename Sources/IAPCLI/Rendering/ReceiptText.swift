@@ -7,7 +7,7 @@ enum ReceiptText {
         let r = d.receipt
         var lines: [String] = []
         func row(_ label: String, _ value: String?) {
-            lines.append(label.padding(toLength: 22, withPad: " ", startingAt: 0) + (value ?? "(none)"))
+            lines.append(label.padded(to: 22) + (value ?? "(none)"))
         }
         row("environment", r.environment)
         row("bundle id", r.bundleID)
@@ -19,9 +19,11 @@ enum ReceiptText {
         row("sha1 hash", r.sha1Hash.map(Hex.encode))
         let signer = d.envelope.signers.first
         let algorithm = signer.map { PKCS7SignedData.algorithmName($0.signatureAlgorithm) } ?? "unsigned"
-        let subjects = d.envelope.certificates.map { $0.subject.commonName ?? $0.subject.description }
-        row("signed", "\(algorithm), \(d.envelope.usesIndefiniteLengths ? "BER" : "DER"), \(d.der.count) bytes")
-        row("certificates", subjects.isEmpty ? "(none)" : subjects.joined(separator: " | "))
+        let digest = signer.map { PKCS7SignedData.algorithmName($0.digestAlgorithm) } ?? "-"
+        row(
+            "signed",
+            "\(algorithm) (\(digest) digest), \(d.envelope.usesIndefiniteLengths ? "BER" : "DER"), \(d.der.count) bytes")
+        row("certificates", d.envelope.certificates.isEmpty ? "(none)" : "\(d.envelope.certificates.count) (below)")
         for a in r.otherAttributes { row("attribute \(a.type)", Hex.encode(a.value)) }
         let purchases = r.inAppPurchasesInOrder
         lines.append("in-app purchases: \(purchases.count)")
@@ -32,6 +34,10 @@ enum ReceiptText {
             if let e = p.expiresDate { line += "  expires \(e.rfc3339)" }
             if let c = p.cancellationDate { line += "  cancelled \(c.rfc3339)" }
             lines.append(line)
+        }
+        if !d.envelope.certificates.isEmpty {
+            lines.append("certificates")
+            for (index, c) in d.envelope.certificates.enumerated() { lines += CertificateText.lines(c, label: "[\(index)]") }
         }
         return lines
     }

@@ -18,6 +18,8 @@ final class ScenarioRunner {
         var environment: [String: String] = [:]
         /// Global options put after `--store` on every line (`--lock-timeout 5`).
         var globalArguments: [String] = []
+        /// The stores the lines share, so the scenario's store stays loaded from line to line.
+        var stores = StoreRegistry()
     }
 
     /// What happened at a line, for the report.
@@ -192,7 +194,8 @@ final class ScenarioRunner {
         err.clear()
         let code = IAPCLI.run(
             arguments: ["--store", configuration.store] + configuration.globalArguments + arguments,
-            environment: configuration.environment, stdout: out, stderr: err, standardInput: { [] })
+            environment: configuration.environment, stdout: out, stderr: err, standardInput: { [] },
+            stores: configuration.stores)
         return (code.rawValue, out.bytes, err.text)
     }
 

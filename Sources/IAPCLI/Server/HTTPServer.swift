@@ -1,6 +1,6 @@
-import Foundation
 import IAPHTTP
 import IAPKit
+import IAPRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -35,7 +35,7 @@ final class HTTPServer: @unchecked Sendable {
     private var listenFD: Int32 = -1
     /// The address actually bound (with the kernel's port when 0 was asked).
     private(set) var boundAddress: SocketAddress
-    private let connections = NSCondition()
+    private let connections = Condition()
     private var active = 0
     private var servedRequests = 0
 
@@ -98,15 +98,13 @@ final class HTTPServer: @unchecked Sendable {
                 close(fd)
                 continue
             }
-            let thread = Thread { [self] in
+            startThread(stackSize: 1 << 20) { [self] in
                 HTTPConnection(fd: fd, server: self).run()
                 connections.lock()
                 active -= 1
                 connections.broadcast()
                 connections.unlock()
             }
-            thread.stackSize = 1 << 20
-            thread.start()
         }
         close(listenFD)
         listenFD = -1

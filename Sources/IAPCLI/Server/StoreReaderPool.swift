@@ -1,12 +1,12 @@
-import Foundation
 import IAPKit
+import IAPRuntime
 
 /// `StoreReading` for many request threads: a pool of `StoreSnapshotReader`s, one lent to each
 /// read, so loaded sessions are reused across requests without two threads sharing one.
 final class StoreReaderPool: StoreReading, @unchecked Sendable {
     private let path: String
     private let lockTimeout: Double
-    private let lock = NSLock()
+    private let lock = Lock()
     private var idle: [StoreSnapshotReader] = []
     /// Readers kept between requests; each holds a loaded store and its open files, so a burst
     /// of many connections does not leave hundreds of descriptors behind.

@@ -17,6 +17,11 @@ public enum CatalogJSONFormat {
         } catch {
             throw CatalogError(file: file, keyPath: "", problem: "\(error.description) (check the JSON syntax)")
         }
+        return try read(root: root, file: file)
+    }
+
+    /// Reads an already parsed catalog document.
+    static func read(root: JSONValue, file: String) throws(CatalogError) -> Catalog {
         var reader = Reader(file: file)
         return try reader.catalog(root)
     }

@@ -16,21 +16,31 @@ public enum CatalogLoader {
     }
 
     /// Reads a catalog in whichever supported format `bytes` is written in.
+    ///
+    /// The JSON is parsed once: every command loads its store's catalog, and parsing was half of
+    /// a `buy`'s instructions when the format check and the reader each parsed it.
     public static func load(bytes: [UInt8], file: String) throws(CatalogError) -> Catalog {
-        switch try format(of: bytes, file: file) {
-        case .iapctl: return try CatalogJSONFormat.read(bytes, file: file)
-        case .storeKit: return try StoreKitConfigurationFormat.read(bytes, file: file)
+        let root = try parse(bytes, file: file)
+        switch try format(of: root, file: file) {
+        case .iapctl: return try CatalogJSONFormat.read(root: root, file: file)
+        case .storeKit: return try StoreKitConfigurationFormat.read(root: root, file: file).catalog
+        }
+    }
+
+    static func parse(_ bytes: [UInt8], file: String) throws(CatalogError) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw CatalogError(file: file, keyPath: "", problem: "\(error.description) (check the JSON syntax)")
         }
     }
 
     /// The format of a catalog file, from its content and name.
     public static func format(of bytes: [UInt8], file: String) throws(CatalogError) -> Format {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw CatalogError(file: file, keyPath: "", problem: "\(error.description) (check the JSON syntax)")
-        }
+        try format(of: try parse(bytes, file: file), file: file)
+    }
+
+    static func format(of root: JSONValue, file: String) throws(CatalogError) -> Format {
         if root["format"] != nil { return .iapctl }
         if root["version"]?["major"] != nil { return .storeKit }
         let name = file.lowercased()

@@ -74,18 +74,7 @@ public enum ReceiptJSON {
         w.bool(e.signers.first?.signedAttributes != nil)
         w.key("certificates")
         w.beginArray()
-        for c in e.certificates {
-            w.beginObject()
-            w.key("subject")
-            w.string(c.subject.description)
-            w.key("issuer")
-            w.string(c.issuer.description)
-            w.key("serialNumber")
-            w.string(c.serialNumberHex)
-            date("notBefore", "notBeforeTimestamp", c.notBefore, &w)
-            date("notAfter", "notAfterTimestamp", c.notAfter, &w)
-            w.endObject()
-        }
+        for c in e.certificates { CertificateJSON.write(c, into: &w) }
         w.endArray()
         w.endObject()
     }

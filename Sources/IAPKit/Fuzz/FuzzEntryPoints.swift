@@ -85,7 +85,19 @@ package enum FuzzEntryPoints {
         _ = try? Certificate(der: bytes)
         _ = try? P256.PrivateKey(pkcs8DER: bytes)
         _ = try? P256.PrivateKey(sec1DER: bytes)
-        _ = try? SubjectPublicKeyInfo(der: bytes)
+        // EC points and signatures of every size reach the P-256 and P-384 arithmetic: a key read
+        // from the input verifies the input itself as a DER signature.
+        if let key = try? SubjectPublicKeyInfo(der: bytes) {
+            for algorithm in [SignatureAlgorithm.ecdsa(.sha384), .ecdsa(.sha256), .rsaPKCS1(.sha256)] {
+                _ = key.isValidSignature(bytes, for: bytes, algorithm: algorithm)
+            }
+        }
+        if let key = try? P384.PublicKey(x963Representation: bytes) {
+            _ = key.isValidSignature(der: bytes, for: bytes)
+            if bytes.count >= 96, let signature = try? P384.Signature(rawRepresentation: Array(bytes.prefix(96))) {
+                _ = key.isValidSignature(signature, forDigest: Array(bytes.suffix(48)))
+            }
+        }
     }
 
     private static func checkRoundTrip(_ catalog: Catalog) {

@@ -68,6 +68,19 @@ public enum Command: Hashable, Sendable {
 public struct Effects: Sendable {
     public internal(set) var events: [Event] = []
     public internal(set) var transactions: [Transaction] = []
+    /// What the command came to (see `Outcome`): what a command renders and exits with.
+    public internal(set) var outcome: Outcome = .done
+    /// Every finish this apply did, whichever command caused it (a finish, a verification, the
+    /// end of a download a postponed finish waited for), and the downloads finishing cancelled.
+    public internal(set) var finish = Finish()
+    /// The faults that fired, in order (each also a `faultFired` event): what a command prints
+    /// before the failure they caused.
+    public internal(set) var firedFaults: [Fault] = []
+    /// Changes to the store directory the session carries out after the commit.
+    public internal(set) var storeEffects: [StoreEffect] = []
+    /// Work a subscription purchase left for the end of this apply (see `Followup`), carried in
+    /// the apply's own value rather than in the machine.
+    var followups: [Followup] = []
     /// Where each id sits in `transactions`, so recording stays O(1) when one command creates
     /// many (a clock advance over years of renewals).
     private var positions: [TransactionID: Int] = [:]
@@ -77,6 +90,13 @@ public struct Effects: Sendable {
     /// Appends a later apply's effects, keeping one (the latest) version of each transaction.
     public mutating func merge(_ later: Effects) {
         events += later.events
+        outcome = later.outcome
+        firedFaults += later.firedFaults
+        storeEffects += later.storeEffects
+        finish.steps += later.finish.steps
+        for c in later.finish.cancelledDownloads {
+            for content in c.contents { finish.cancelled(content, of: c.transaction) }
+        }
         for t in later.transactions { record(t) }
     }
 

@@ -1,10 +1,11 @@
 /// Work a subscription purchase leaves for the end of the command that made it.
 ///
 /// `Machine.complete` moves a transaction to purchased wherever that happens (a purchase, an
-/// approved Ask to Buy request) and has no `Effects` to write to; what a subscription purchase
-/// changes beyond its own transaction (the upgraded period marked `isUpgraded`, the
-/// notifications) is queued here by id and carried out by `Machine.flushFollowups` once the
-/// purchase is recorded, so its events come after the purchase's own.
+/// approved Ask to Buy request), before the purchase itself is recorded; what a subscription
+/// purchase changes beyond its own transaction (the upgraded period marked `isUpgraded`, the
+/// notifications) is queued by id in the apply's `Effects.followups` (not in the machine) and
+/// carried out by `Machine.flushFollowups` at the end of the apply, so its events come after the
+/// purchase's own.
 enum Followup: Hashable, Sendable {
     /// A subscription began, or a lapsed one was bought again.
     case subscribed(TransactionID, resubscribed: Bool)

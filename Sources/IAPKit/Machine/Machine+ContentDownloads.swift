@@ -5,7 +5,7 @@ extension Machine {
     /// (purchased or restored) for a product marked `selfHosted`. Called for every recorded
     /// transaction, so every way a transaction gets delivered is covered.
     mutating func trackSelfHostedContent(_ t: Transaction) {
-        guard !t.finished, t.state == .purchased || t.state == .restored, catalog[t.productID]?.selfHosted == true,
+        guard !t.finished, t.isDelivered, catalog[t.productID]?.selfHosted == true,
             contentDownloadIndex(t.id) == nil
         else { return }
         let record = ContentDownload(transactionID: t.id, productID: t.productID)
@@ -43,7 +43,7 @@ extension Machine {
         switch step {
         case .started:
             guard c.state == .waiting || c.state == .active else { throw refuse("a start") }
-            if let error = takeFault(.download, product: c.productID) {
+            if let error = takeFault(.download, product: c.productID, into: &effects) {
                 c.state = .failed
                 c.error = error
                 change = .failed

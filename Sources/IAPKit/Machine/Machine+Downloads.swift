@@ -30,6 +30,9 @@ extension Machine {
             }
         }
         for i in indices { t.downloads[i].state = move.target }
+        if move == .cancel {
+            for i in indices { effects.storeEffects.append(.removeDownloadCopy(id, content: t.downloads[i].contentIdentifier)) }
+        }
         record(t, into: &effects)
         for i in indices { emit(.download(move.change, transaction: id, product: t.productID, t.downloads[i]), into: &effects) }
         if move == .cancel { settlePostponedFinish(id, into: &effects) }
@@ -54,10 +57,11 @@ extension Machine {
                 "progress \(bytes) for download '\(content)' of transaction \(id) must be above \(d.downloadedBytes) and at most \(d.contentLength) bytes"
             )
         }
-        if let error = takeFault(.download, product: t.productID) {
+        if let error = takeFault(.download, product: t.productID, into: &effects) {
             d.state = .failed
             d.error = error
             t.downloads[i] = d
+            effects.storeEffects.append(.removeDownloadCopy(id, content: content))
             record(t, into: &effects)
             emit(.download(.failed, transaction: id, product: t.productID, d), into: &effects)
             settlePostponedFinish(id, into: &effects)

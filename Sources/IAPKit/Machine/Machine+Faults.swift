@@ -22,49 +22,46 @@ extension Machine {
         state.nextFaultID += 1
         state.faults.append(fault)
         emit(.faultAdded(fault), into: &effects)
+        effects.outcome = .faultAdded(fault)
     }
 
     mutating func clearFaults(into effects: inout Effects) {
         let count = state.faults.count
         state.faults = []
         emit(.faultsCleared(count: count), into: &effects)
+        effects.outcome = .faultsCleared(count: count)
     }
 
     /// The error of the first armed fault at `point` that applies to `product`, firing it once;
     /// nil when none applies. A fault without a product applies to every request at its point;
-    /// one with a product only to requests about that product. The firing is recorded as a
-    /// `faultFired` event just before the next event the command emits.
+    /// one with a product only to requests about that product. The firing is recorded at once as
+    /// a `faultFired` event, so it precedes the failure it causes.
     ///
     /// Commands call this at the moment the simulated App Store would answer, after validating
     /// their input (a refused command must leave the state unchanged). The receipt-refresh and
     /// verification commands consume the `refresh-receipt` and `verification` points this way.
-    mutating func takeFault(_ point: FaultPoint, product: ProductID?) -> TransactionError? {
-        takeFault(point) { $0 == nil || $0 == product }
+    mutating func takeFault(_ point: FaultPoint, product: ProductID?, into effects: inout Effects) -> TransactionError? {
+        takeFault(point, where: { $0 == nil || $0 == product }, into: &effects)
     }
 
     /// The first armed fault at `point` whose product `matches`, fired once.
-    mutating func takeFault(_ point: FaultPoint, where matches: (ProductID?) -> Bool) -> TransactionError? {
+    mutating func takeFault(
+        _ point: FaultPoint, where matches: (ProductID?) -> Bool, into effects: inout Effects
+    ) -> TransactionError? {
         guard let i = state.faults.firstIndex(where: { $0.point == point && matches($0.productID) }) else { return nil }
         var fault = state.faults[i]
         fault.remaining -= 1
         if fault.remaining == 0 { state.faults.remove(at: i) } else { state.faults[i] = fault }
-        firedFaults.append(fault)
+        emit(.faultFired(fault), into: &effects)
+        effects.firedFaults.append(fault)
         return fault.error
-    }
-
-    /// Records the faults fired since the last event.
-    mutating func flushFiredFaults(into effects: inout Effects) {
-        guard !firedFaults.isEmpty else { return }
-        let fired = firedFaults
-        firedFaults = []
-        for fault in fired { emit(.faultFired(fault), into: &effects) }
     }
 
     /// `SKProductsRequest`: answered, or failed by a `products` fault that names no product or one
     /// of the requested products (any product, for a whole-catalog request).
     mutating func requestProducts(_ ids: [ProductID], into effects: inout Effects) {
         let wanted = Set(ids)
-        if let error = takeFault(.products, where: { $0 == nil || wanted.isEmpty || wanted.contains($0!) }) {
+        if let error = takeFault(.products, where: { $0 == nil || wanted.isEmpty || wanted.contains($0!) }, into: &effects) {
             emit(.productsRequestFailed(error), into: &effects)
             return
         }

@@ -35,6 +35,7 @@ extension Machine {
                 state.postponedFinishes.append(t.id)
                 emit(.transactionFinishPostponed(t), into: &effects)
             }
+            effects.finish.steps.append(.postponed(t))
             return
         }
         var t = t
@@ -42,9 +43,11 @@ extension Machine {
         markFinished(&t, into: &effects)
         if let error = rmStoreVerdict {
             emit(.transactionDeliveryFailed(t, error), into: &effects)
+            effects.finish.steps.append(.deliveryFailed(t, error))
         } else {
             credit(t)
             emit(.transactionFinished(t), into: &effects)
+            effects.finish.steps.append(.finished(t))
         }
     }
 
@@ -61,12 +64,15 @@ extension Machine {
         for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
             t.downloads[i].state = .cancelled
             emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
+            effects.finish.cancelled(t.downloads[i].contentIdentifier, of: t.id)
+            effects.storeEffects.append(.removeDownloadCopy(t.id, content: t.downloads[i].contentIdentifier))
         }
         if let i = contentDownloadIndex(t.id) {
             var c = state.contentDownloads.remove(at: i)
             if !c.state.isTerminal {
                 c.state = .cancelled
                 emit(.contentDownload(.cancelled, c), into: &effects)
+                effects.finish.cancelled("self-hosted content", of: t.id)
             }
         }
         state.postponedFinishes.removeAll { $0 == t.id }

@@ -10,7 +10,7 @@ extension Machine {
 
     /// Credits a transaction that was just delivered.
     mutating func credit(_ t: Transaction) {
-        guard t.state == .purchased || t.state == .restored else { return }
+        guard t.isDelivered else { return }
         var entry = state.ledger[t.productID] ?? LedgerEntry()
         entry.purchases += 1
         entry.units += t.quantity

@@ -9,7 +9,7 @@ extension Machine {
         if ticking { tickRunningDue(into: &effects) }
         var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
         emit(.transactionUpdated(t), into: &effects)
-        settle(&t, product: product)
+        settle(&t, product: product, into: &effects)
         record(t, into: &effects)
         emit(.transactionUpdated(t), into: &effects)
         return t
@@ -26,12 +26,12 @@ extension Machine {
     ///    succeeds once the user has acted);
     /// 5. `ask-to-buy`: deferred, waiting for `approve` or `decline`;
     /// 6. otherwise purchased.
-    mutating func settle(_ t: inout Transaction, product: Product) {
+    mutating func settle(_ t: inout Transaction, product: Product, into effects: inout Effects) {
         if product.price(in: state.settings.storefront) == nil {
             t.state = .failed(TransactionError(.storeProductNotAvailable))
         } else if !state.settings.paymentsAllowed {
             t.state = .failed(TransactionError(.paymentNotAllowed))
-        } else if let error = takeFault(.purchase, product: product.id) {
+        } else if let error = takeFault(.purchase, product: product.id, into: &effects) {
             t.state = .failed(error)
         } else if let error = state.settings.failTransactions {
             t.state = .failed(error)
@@ -42,7 +42,7 @@ extension Machine {
         } else if state.settings.askToBuy {
             t.state = .deferred
         } else {
-            complete(&t, product: product)
+            complete(&t, product: product, into: &effects)
         }
     }
 
@@ -55,9 +55,10 @@ extension Machine {
         tickRunningDue(into: &effects)
         t.date = state.clock
         if t.originalID == t.id { t.originalDate = state.clock }
-        complete(&t, product: product)
+        complete(&t, product: product, into: &effects)
         record(t, into: &effects)
         emit(.transactionUpdated(t), into: &effects)
+        effects.outcome = .payment(.purchased(t))
     }
 
     /// Ask to Buy declined: the deferred transaction fails with `error`.
@@ -71,6 +72,7 @@ extension Machine {
         t.state = .failed(error)
         record(t, into: &effects)
         emit(.transactionUpdated(t), into: &effects)
+        effects.outcome = .declined(t)
     }
 
     /// The queued transaction `id` if it is deferred; else why it cannot be approved or declined.

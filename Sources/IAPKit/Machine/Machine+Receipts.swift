@@ -10,14 +10,17 @@ extension Machine {
     {
         switch request {
         case .refresh:
-            if let error = takeFault(.refreshReceipt, product: nil) {
+            if let error = takeFault(.refreshReceipt, product: nil, into: &effects) {
                 emit(.receipt(.refreshFailed(error)), into: &effects)
+                effects.outcome = .receiptRefresh(failure: error)
             } else {
                 emit(.receipt(.refreshFinished), into: &effects)
+                effects.outcome = .receiptRefresh(failure: nil)
             }
         case .recordVerification(var record):
-            if let fault = takeFault(.verification, product: record.productID) { record.impose(fault) }
+            if let fault = takeFault(.verification, product: record.productID, into: &effects) { record.impose(fault) }
             emit(.receipt(record.passed ? .verified(record) : .verificationFailed(record)), into: &effects)
+            effects.outcome = .receiptVerification(record)
         case .verifyTransaction(let id, let failure, let thenFinish):
             try verifyTransaction(id, failure: failure, thenFinish: thenFinish, archive: archive, into: &effects)
         }
@@ -39,16 +42,18 @@ extension Machine {
         }
         guard t.state.isFinishable else { throw .cannotFinish(id, state: t.state.name) }
         var record = ReceiptVerificationRecord(method: .local, transactionID: id, productID: t.productID, error: failure)
-        if let fault = takeFault(.verification, product: t.productID) { record.impose(fault) }
+        if let fault = takeFault(.verification, product: t.productID, into: &effects) { record.impose(fault) }
         guard let error = record.error else {
             emit(.receipt(.verified(record)), into: &effects)
             if thenFinish { finishValidated(t, into: &effects) }
+            effects.outcome = .transactionVerification(.verified(record, finish: effects.finish))
             return
         }
         emit(.receipt(.verificationFailed(record)), into: &effects)
         var failed = t
         if !VerifyReceiptStatus.isUnableToComplete(error) { failed = finishUndelivered(t, into: &effects) }
         emit(.receipt(.transactionVerificationFailed(failed, error)), into: &effects)
+        effects.outcome = .transactionVerification(.failed(record, failed, error, finish: effects.finish))
     }
 
     /// `[queue finishTransaction:]` without delivery: unended downloads are cancelled (StoreKit
@@ -56,6 +61,7 @@ extension Machine {
     private mutating func finishUndelivered(_ t: Transaction, into effects: inout Effects) -> Transaction {
         var t = t
         markFinished(&t, into: &effects)
+        effects.finish.steps.append(.undelivered(t))
         return t
     }
 }

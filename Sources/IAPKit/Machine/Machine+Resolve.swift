@@ -41,9 +41,10 @@ extension Machine {
         guard let product = catalog[purchase.productID] else { return }
         tickRunningDue(into: &effects)
         var t = newTransaction(product, user: purchase.userID, quantity: purchase.quantity, state: .purchasing)
-        complete(&t, product: product)
+        complete(&t, product: product, into: &effects)
         record(t, into: &effects)
         emit(.interruptedPurchaseResolved(original: purchase.transactionID, resolved: t.id), into: &effects)
         emit(.transactionUpdated(t), into: &effects)
+        effects.outcome = .payment(.purchased(t))
     }
 }

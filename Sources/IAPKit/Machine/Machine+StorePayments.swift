@@ -16,17 +16,21 @@ extension Machine {
         switch state.settings.storePayments {
         case .accept:
             emit(.storePayment(.accepted, payment), into: &effects)
-            pay(product, user: user, quantity: 1, ticking: false, into: &effects)
+            let t = pay(product, user: user, quantity: 1, ticking: false, into: &effects)
+            effects.outcome = .promoted(.accepted, payment, then: self.payment(t))
         case .defer:
             state.storedPayments.append(payment)
             emit(.storePayment(.deferred, payment), into: &effects)
+            effects.outcome = .promoted(.deferred, payment, then: nil)
         case .decline:
             // DYFStoreKit's delegate returns NO, and its demo app then buys the product itself,
             // unless the device cannot pay (it shows a tip instead).
             emit(.storePayment(.declined, payment), into: &effects)
+            var then: Payment?
             if state.settings.paymentsAllowed {
-                pay(product, user: user, quantity: 1, ticking: false, into: &effects)
+                then = self.payment(pay(product, user: user, quantity: 1, ticking: false, into: &effects))
             }
+            effects.outcome = .promoted(.declined, payment, then: then)
         }
     }
 
@@ -34,11 +38,13 @@ extension Machine {
     mutating func acceptStoredPayments(into effects: inout Effects) {
         let payments = state.storedPayments
         state.storedPayments = []
+        var answers: [Payment] = []
         for payment in payments {
             emit(.storePayment(.acceptedLater, payment), into: &effects)
             // A store's catalog never changes, so the product is always found.
             guard let product = catalog[payment.productID] else { continue }
-            pay(product, user: payment.userID, quantity: payment.quantity, into: &effects)
+            answers.append(self.payment(pay(product, user: payment.userID, quantity: payment.quantity, into: &effects)))
         }
+        effects.outcome = .storedPaymentsAccepted(answers)
     }
 }

@@ -7,10 +7,10 @@ extension Machine {
 
     /// Completes the purchase of a subscription product (called from `complete`, for purchases
     /// and approved Ask to Buy requests alike).
-    mutating func completeSubscription(_ t: inout Transaction, product: Product) {
+    mutating func completeSubscription(_ t: inout Transaction, product: Product, into effects: inout Effects) {
         t.downloads = downloads(for: product)
         switch product.type {
-        case .autoRenewable: completeAutoRenewable(&t, product: product)
+        case .autoRenewable: completeAutoRenewable(&t, product: product, into: &effects)
         case .nonRenewing: completeNonRenewing(&t, product: product)
         case .consumable, .nonConsumable: preconditionFailure("\(product.id) is not a subscription")
         }
@@ -40,7 +40,7 @@ extension Machine {
     /// active subscription in the group, buying its product again charges nothing; another product
     /// is an upgrade, downgrade or crossgrade (`GroupChange`). A lapsed subscription bought again
     /// starts a new period now, keeping its original transaction id.
-    private mutating func completeAutoRenewable(_ t: inout Transaction, product: Product) {
+    private mutating func completeAutoRenewable(_ t: inout Transaction, product: Product, into effects: inout Effects) {
         let group = product.subscriptionGroup ?? product.id.rawValue
         guard let id = state.subscriptionGroups[group], var sub = state.subscriptions[id] else {
             var sub = Subscription(
@@ -54,7 +54,7 @@ extension Machine {
                 &t, &sub)
             state.subscriptions[t.id] = sub
             state.subscriptionGroups[group] = t.id
-            followups.append(.subscribed(t.id, resubscribed: false))
+            effects.followups.append(.subscribed(t.id, resubscribed: false))
             return
         }
         t.originalID = sub.originalID
@@ -69,7 +69,7 @@ extension Machine {
                 t.upgradeCredit = credit
                 sub.upgradeCredit = credit
                 sub.renewalProductID = product.id
-                followups.append(.changedProduct(from: replaced, to: t.id))
+                effects.followups.append(.changedProduct(from: replaced, to: t.id))
             } else {
                 // The same product, or a change that waits for the renewal: the current period
                 // goes on, nothing is charged, and the renewal will be this product.
@@ -78,12 +78,12 @@ extension Machine {
                 t.webOrderLineItemID = sub.webOrderLineItemID
             }
             if sub.renewalProductID != product.id {
-                followups.append(.renewalPreferenceChanged(original: sub.originalID, from: sub.renewalProductID))
+                effects.followups.append(.renewalPreferenceChanged(original: sub.originalID, from: sub.renewalProductID))
                 sub.renewalProductID = product.id
             }
             if !sub.autoRenew {
                 sub.autoRenew = true
-                followups.append(.autoRenewChanged(original: sub.originalID))
+                effects.followups.append(.autoRenewChanged(original: sub.originalID))
             }
         } else {
             let seriesStart = RecentSubscriptionStart.afterResubscribing(
@@ -95,7 +95,7 @@ extension Machine {
                 &t, &sub)
             sub.autoRenew = true
             sub.renewalProductID = product.id
-            followups.append(.subscribed(t.id, resubscribed: true))
+            effects.followups.append(.subscribed(t.id, resubscribed: true))
         }
         state.subscriptions[id] = sub
     }
@@ -411,9 +411,9 @@ extension Machine {
 
     /// Carries out what subscription purchases left for the end of the command (`Followup`).
     mutating func flushFollowups(archive: some TransactionArchive, into effects: inout Effects) throws(StoreError) {
-        guard !followups.isEmpty else { return }
-        let work = followups
-        followups = []
+        guard !effects.followups.isEmpty else { return }
+        let work = effects.followups
+        effects.followups = []
         for item in work {
             switch item {
             case .subscribed(let id, let resubscribed):

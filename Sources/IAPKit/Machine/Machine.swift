@@ -7,11 +7,6 @@
 public struct Machine: Sendable {
     public let catalog: Catalog
     public internal(set) var state: StoreState
-    /// Faults that fired during the current `apply`, waiting to be recorded as events just before
-    /// the next event (so `faultFired` precedes the failure it caused).
-    var firedFaults: [Fault] = []
-    /// Work a subscription purchase left for the end of the current command (see `Followup`).
-    var followups: [Followup] = []
 
     public init(catalog: Catalog, state: StoreState) {
         self.catalog = catalog
@@ -22,7 +17,6 @@ public struct Machine: Sendable {
     /// they mutate), so a refused command never leaves a half-done store.
     public mutating func apply(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
         var effects = Effects()
-        firedFaults = []
         switch command {
         case .requestProducts(let ids):
             requestProducts(ids, into: &effects)
@@ -30,15 +24,18 @@ public struct Machine: Sendable {
             try buy(id, user: user, quantity: quantity, into: &effects)
         case .finish(let ids):
             try finish(ids, archive: archive, into: &effects)
+            effects.outcome = .finish(effects.finish)
         case .finishAll:
             let ids = state.queue.filter { $0.state.isFinishable }.map(\.id)
             try finish(ids, archive: archive, into: &effects)
+            effects.outcome = .finish(effects.finish)
         case .restore(let user):
             try restore(user: user, archive: archive, into: &effects)
         case .launch:
             let queue = state.queue
             emit(.appLaunched(unfinished: queue.count), into: &effects)
             for t in queue { emit(.transactionRedelivered(t), into: &effects) }
+            effects.outcome = .launch(redelivered: Array(queue))
         case .setSetting(let key, let value):
             guard let setting = SettingKey(rawValue: key) else {
                 throw .unknownSetting(key, suggestion: Suggestions.nearest(to: key, among: SettingKey.names))
@@ -80,7 +77,6 @@ public struct Machine: Sendable {
             try clearTransactions(archive: archive, into: &effects)
         }
         try flushFollowups(archive: archive, into: &effects)
-        flushFiredFaults(into: &effects)
         return effects
     }
 
@@ -104,12 +100,19 @@ public struct Machine: Sendable {
 
     private mutating func buy(_ id: ProductID, user: UserID?, quantity: Int, into effects: inout Effects) throws(StoreError) {
         let product = try sellable(id)
-        guard (1...10).contains(quantity) else { throw .quantityOutOfRange(quantity) }
+        guard PurchaseQuantity.range.contains(quantity) else { throw .quantityOutOfRange(quantity) }
         if quantity > 1 {
-            let allowed = product.type == .consumable || (product.type == .nonRenewing && state.settings.nonRenewingQuantity)
-            guard allowed else { throw .quantityNotAllowed(id, product.type) }
+            guard PurchaseQuantity.allowsMany(product.type, settings: state.settings) else {
+                throw .quantityNotAllowed(id, product.type)
+            }
         }
-        pay(product, user: user, quantity: quantity, into: &effects)
+        let t = pay(product, user: user, quantity: quantity, into: &effects)
+        effects.outcome = .payment(payment(t))
+    }
+
+    /// The typed answer a payment's final transaction stands for.
+    func payment(_ t: Transaction) -> Payment {
+        Payment(t, interrupted: state.interruptedPurchases.contains { $0.transactionID == t.id })
     }
 
     /// The product if it can be bought now, else why not.
@@ -137,9 +140,9 @@ public struct Machine: Sendable {
     /// Moves a purchasing (or approved deferred) transaction to purchased: charges the user, or,
     /// for a non-consumable the account already owns, delivers it again without a charge, as the
     /// App Store does ("You've already purchased this"), pointing at the first purchase.
-    mutating func complete(_ t: inout Transaction, product: Product) {
+    mutating func complete(_ t: inout Transaction, product: Product, into effects: inout Effects) {
         t.state = .purchased
-        if product.type.isSubscription { return completeSubscription(&t, product: product) }
+        if product.type.isSubscription { return completeSubscription(&t, product: product, into: &effects) }
         if product.type == .nonConsumable, let owned = state.ownership[product.id] {
             t.originalID = owned.originalID
             t.originalDate = owned.originalDate
@@ -191,14 +194,16 @@ public struct Machine: Sendable {
         tickRunningDue(into: &effects)
         let owned = state.ownership.sorted { $0.value.originalID < $1.value.originalID }
         var count = 0
-        if let error = takeFault(.restore, where: { $0 == nil }) {
+        if let error = takeFault(.restore, where: { $0 == nil }, into: &effects) {
             emit(.restoreFailed(error, user: user), into: &effects)
+            effects.outcome = .restore(restored: [], failure: error)
             return
         }
         for (productID, ownership) in owned {
             guard let product = catalog[productID], product.type.isRestorable else { continue }
-            if let error = takeFault(.restore, where: { $0 == productID }) {
+            if let error = takeFault(.restore, where: { $0 == productID }, into: &effects) {
                 emit(.restoreFailed(error, user: user), into: &effects)
+                effects.outcome = .restore(restored: effects.transactions.filter { $0.state == .restored }, failure: error)
                 return
             }
             // Subscriptions restore from their billing periods, below.
@@ -213,6 +218,7 @@ public struct Machine: Sendable {
         }
         count += try restoreSubscriptions(user: user, archive: archive, into: &effects)
         emit(.restoreFinished(count: count, user: user), into: &effects)
+        effects.outcome = .restore(restored: effects.transactions.filter { $0.state == .restored }, failure: nil)
     }
 
     // MARK: - Plumbing
@@ -223,7 +229,6 @@ public struct Machine: Sendable {
     }
 
     mutating func emit(_ kind: EventKind, into effects: inout Effects) {
-        flushFiredFaults(into: &effects)
         effects.events.append(Event(seq: state.nextEventSeq, date: state.clock, kind: kind))
         state.nextEventSeq += 1
     }

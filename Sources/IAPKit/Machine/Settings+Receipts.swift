@@ -2,9 +2,22 @@ import IAPCrypto
 
 /// The receipt and verification settings: `environment`, `device-id`, `shared-secret` and
 /// `auto-finish` (issue 5). Kept apart from `Settings.swift` so each group of settings reads on
-/// its own; `SettingKey`'s switches delegate here.
-extension SettingKey {
-    var receiptSummary: String {
+/// its own; `SettingKey`'s switches delegate each of these cases here, and every switch is
+/// exhaustive over the group (no `default:`), so a new receipt setting is a compile error until
+/// each part handles it.
+enum ReceiptSetting {
+    case environment, deviceID, sharedSecret, autoFinish
+
+    var key: SettingKey {
+        switch self {
+        case .environment: return .environment
+        case .deviceID: return .deviceID
+        case .sharedSecret: return .sharedSecret
+        case .autoFinish: return .autoFinish
+        }
+    }
+
+    var summary: String {
         switch self {
         case .environment:
             return
@@ -16,22 +29,20 @@ extension SettingKey {
             return "the app's shared secret that verifyReceipt wants for auto-renewable receipts (status 21004), or 'none'"
         case .autoFinish:
             return "true or false: run RMStore's pipeline on every purchase (verify the receipt, download, finish, count)"
-        default:
-            return ""
         }
     }
 
-    func receiptValue(in settings: Settings) -> String {
+    func value(in settings: Settings) -> String {
         switch self {
         case .environment: return settings.environment.rawValue
         case .deviceID: return settings.deviceID ?? "auto"
         case .sharedSecret: return settings.sharedSecret ?? "none"
         case .autoFinish: return settings.autoFinish ? "true" : "false"
-        default: return ""
         }
     }
 
-    func setReceipt(_ text: String, in settings: inout Settings) throws(StoreError) {
+    func set(_ text: String, in settings: inout Settings) throws(StoreError) {
+        let rawValue = key.rawValue
         switch self {
         case .environment:
             guard let environment = ReceiptEnvironment(name: text) else {
@@ -70,8 +81,6 @@ extension SettingKey {
             case "false", "no", "off", "0": settings.autoFinish = false
             default: throw .badSettingValue(key: rawValue, value: text, expected: "true or false")
             }
-        default:
-            break
         }
     }
 }

@@ -97,7 +97,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 + "instead of cancelling them (StoreKit)"
         case .downloader:
             return "a shell command run for self-hosted content, with the transaction JSON on stdin, or 'none'"
-        case .environment, .deviceID, .sharedSecret, .autoFinish: return receiptSummary
+        case .environment: return ReceiptSetting.environment.summary
+        case .deviceID: return ReceiptSetting.deviceID.summary
+        case .sharedSecret: return ReceiptSetting.sharedSecret.summary
+        case .autoFinish: return ReceiptSetting.autoFinish.summary
         case .billingIssues: return "true or false: renewals fail and enter billing retry (Xcode's billing retry on renewal)"
         case .gracePeriod: return "true or false: a failed renewal keeps access 6 days (weekly) or 16 days (Xcode's grace period)"
         case .restoreRenewals: return "all or latest: restore every subscription period (StoreKit 1) or only the current one"
@@ -119,7 +122,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .storePayments: return settings.storePayments.rawValue
         case .finishAfterDownloads: return settings.finishAfterDownloads ? "true" : "false"
         case .downloader: return settings.downloader ?? "none"
-        case .environment, .deviceID, .sharedSecret, .autoFinish: return receiptValue(in: settings)
+        case .environment: return ReceiptSetting.environment.value(in: settings)
+        case .deviceID: return ReceiptSetting.deviceID.value(in: settings)
+        case .sharedSecret: return ReceiptSetting.sharedSecret.value(in: settings)
+        case .autoFinish: return ReceiptSetting.autoFinish.value(in: settings)
         case .billingIssues: return settings.billingIssues ? "true" : "false"
         case .gracePeriod: return settings.gracePeriod ? "true" : "false"
         case .restoreRenewals: return settings.restoreRenewals.rawValue
@@ -189,7 +195,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 }
                 settings.downloader = text
             }
-        case .environment, .deviceID, .sharedSecret, .autoFinish: try setReceipt(text, in: &settings)
+        case .environment: try ReceiptSetting.environment.set(text, in: &settings)
+        case .deviceID: try ReceiptSetting.deviceID.set(text, in: &settings)
+        case .sharedSecret: try ReceiptSetting.sharedSecret.set(text, in: &settings)
+        case .autoFinish: try ReceiptSetting.autoFinish.set(text, in: &settings)
         case .billingIssues: settings.billingIssues = try bool()
         case .gracePeriod: settings.gracePeriod = try bool()
         case .restoreRenewals:

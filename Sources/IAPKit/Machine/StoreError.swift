@@ -63,7 +63,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .alreadyFinished(let id):
             return "cannot finish transaction \(id): it is already finished (see 'iapctl queue' for unfinished ones)"
         case .quantityOutOfRange(let n):
-            return "quantity \(n) is out of range; use 1 to 10"
+            return "quantity \(n) is out of range; use \(PurchaseQuantity.text)"
         case .quantityNotAllowed(let id, let type):
             return "quantity above 1 is only for consumables; '\(id)' is \(type.rawValue) (drop --quantity)"
         case .unknownSetting(let key, let suggestion):

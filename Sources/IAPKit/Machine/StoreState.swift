@@ -19,7 +19,7 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var nextWebOrderLineItemID: UInt64
     public var settings: Settings
     /// The payment queue: unfinished transactions, oldest (lowest id) first.
-    public private(set) var queue: [Transaction]
+    public private(set) var queue: PaymentQueue
     /// What the user's Apple account owns, by product: the first purchase of each non-consumable
     /// and the original purchase of each auto-renewable subscription. Restore reads this.
     public var ownership: [ProductID: Ownership]
@@ -71,7 +71,7 @@ public struct StoreState: Hashable, Sendable, Codable {
         self.nextEventSeq = 1
         self.nextWebOrderLineItemID = 2_000_000_000_001
         self.settings = settings
-        self.queue = []
+        self.queue = PaymentQueue()
         self.ownership = [:]
         self.subscriptions = [:]
         self.subscriptionGroups = [:]
@@ -79,39 +79,23 @@ public struct StoreState: Hashable, Sendable, Codable {
     }
 
     /// The index of `id` in the queue, by binary search (the queue is sorted by id).
-    func queueIndex(of id: TransactionID) -> Int? {
-        var low = 0
-        var high = queue.count
-        while low < high {
-            let mid = (low + high) / 2
-            if queue[mid].id < id { low = mid + 1 } else { high = mid }
-        }
-        return low < queue.count && queue[low].id == id ? low : nil
-    }
+    func queueIndex(of id: TransactionID) -> Int? { queue.index(of: id) }
 
     public func queued(_ id: TransactionID) -> Transaction? {
-        queueIndex(of: id).map { queue[$0] }
+        queue.index(of: id).map { queue[$0] }
     }
 
     /// Replaces the queue wholesale (salvage rebuilds it from the journal).
     mutating func replaceQueue(with transactions: [Transaction]) {
-        queue = transactions.filter { $0.isInQueue }.sorted { $0.id < $1.id }
+        queue = PaymentQueue(transactions.filter { $0.isInQueue })
     }
+
+    /// Replaces the queue with one read from a checkpoint.
+    mutating func replaceQueue(with stored: PaymentQueue) { queue = stored }
 
     /// Puts a transaction in the queue, or replaces the queued version; finished (and deleted)
     /// ones leave it.
-    mutating func upsert(_ transaction: Transaction) {
-        if let i = queueIndex(of: transaction.id) {
-            if !transaction.isInQueue { queue.remove(at: i) } else { queue[i] = transaction }
-        } else if transaction.isInQueue {
-            if let last = queue.last, last.id > transaction.id {
-                let i = queue.firstIndex { $0.id > transaction.id }!
-                queue.insert(transaction, at: i)
-            } else {
-                queue.append(transaction)
-            }
-        }
-    }
+    mutating func upsert(_ transaction: Transaction) { queue.upsert(transaction) }
 }
 
 extension ProductID: CodingKeyRepresentable {

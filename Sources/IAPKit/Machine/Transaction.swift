@@ -91,6 +91,9 @@ public struct Transaction: Hashable, Sendable, Codable {
         self.isDeleted = isDeleted
     }
 
+    /// Purchased or restored: the app has the product to deliver.
+    public var isDelivered: Bool { state.isDelivered }
+
     /// Whether the transaction is in the payment queue: not yet finished.
     public var isInQueue: Bool { !finished && !isDeleted }
 }

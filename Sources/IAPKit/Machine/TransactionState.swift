@@ -12,15 +12,7 @@ public enum TransactionState: Hashable, Sendable, Codable {
     case deferred
 
     /// The state's name as the JSON `state` key and `--state` filters spell it.
-    public var name: String {
-        switch self {
-        case .purchasing: return "purchasing"
-        case .purchased: return "purchased"
-        case .failed: return "failed"
-        case .restored: return "restored"
-        case .deferred: return "deferred"
-        }
-    }
+    public var name: String { kind.rawValue }
 
     /// `SKPaymentTransactionState`'s raw value.
     public var rawValue: Int {
@@ -33,11 +25,36 @@ public enum TransactionState: Hashable, Sendable, Codable {
         }
     }
 
-    public static let allNames = ["purchasing", "purchased", "failed", "restored", "deferred"]
+    /// The states without their data: what `--state` filters and the JSON `state` key name.
+    public enum Name: String, CaseIterable, Sendable {
+        case purchasing, purchased, failed, restored, deferred
+    }
+
+    public var kind: Name {
+        switch self {
+        case .purchasing: return .purchasing
+        case .purchased: return .purchased
+        case .failed: return .failed
+        case .restored: return .restored
+        case .deferred: return .deferred
+        }
+    }
+
+    /// Every state's name, in `SKPaymentTransactionState` order (derived, never hand-kept).
+    public static let allNames = Name.allCases.map(\.rawValue)
 
     public var error: TransactionError? {
         if case .failed(let error) = self { return error }
         return nil
+    }
+
+    /// Whether the app has the product to deliver: purchased or restored (RMStore's
+    /// `didPurchaseTransaction:` and `didRestoreTransaction:`; what the ledger counts).
+    public var isDelivered: Bool {
+        switch self {
+        case .purchased, .restored: return true
+        case .purchasing, .failed, .deferred: return false
+        }
     }
 
     /// Whether `finishTransaction` is allowed: StoreKit raises on a purchasing transaction, and a

@@ -210,16 +210,5 @@ public struct PKCS7SignedData: Sendable {
     // MARK: - Names
 
     /// A readable name for a digest or signature algorithm OID.
-    public static func algorithmName(_ oid: OID) -> String {
-        switch oid {
-        case .ecdsaWithSHA256: return "ecdsa-with-SHA256"
-        case .ecPublicKey: return "id-ecPublicKey"
-        case .sha256WithRSAEncryption: return "sha256WithRSAEncryption"
-        case .sha1WithRSAEncryption: return "sha1WithRSAEncryption"
-        case .rsaEncryption: return "rsaEncryption"
-        case .sha256: return "sha256"
-        case .sha1: return "sha1"
-        default: return oid.description
-        }
-    }
+    public static func algorithmName(_ oid: OID) -> String { SignatureAlgorithm.name(oid) }
 }

@@ -171,12 +171,17 @@ enum ReceiptPayload {
         }
     }
 
-    /// An IA5String RFC 3339 date; an empty string (which Apple writes for "none") is nil.
+    /// An IA5String ISO 8601 date, normalized to UTC: the App Store writes `...Z`, Xcode 12 wrote
+    /// local time with an offset such as `+0100` (see `Timestamp(iso8601:)`). An empty string
+    /// (which Apple writes for "none") is nil.
     private static func date(_ bytes: [UInt8], _ base: Int) throws(ASN1Error) -> Timestamp? {
         let text = try string(bytes, base)
         if text.isEmpty { return nil }
-        guard let t = Timestamp(rfc3339: text) else {
-            throw ASN1Error(offset: base, expected: "an RFC 3339 date such as 2026-01-01T00:00:00Z (found '\(text.prefix(40))')")
+        guard let t = Timestamp(iso8601: text) else {
+            throw ASN1Error(
+                offset: base,
+                expected: "an ISO 8601 date such as 2026-01-01T00:00:00Z or 2020-07-22T18:33:15+0100 (found '\(text.prefix(40))')"
+            )
         }
         return t
     }

@@ -29,7 +29,7 @@ public enum ReceiptVerifier {
         let r = d.receipt
         checks.append(equality("bundleId", found: r.bundleID, expected: e.bundleID, what: "bundle id"))
         checks.append(equality("appVersion", found: r.appVersion, expected: e.appVersion, what: "app version"))
-        checks.append(hashCheck(r, deviceID: e.deviceID))
+        checks.append(hashCheck(r, deviceID: e.deviceID, assumed: e.deviceIDIsAssumed))
         if let id = e.transactionID {
             let found = r.inAppPurchases.contains { $0.transactionID == id }
             checks.append(
@@ -68,11 +68,7 @@ public enum ReceiptVerifier {
             return ReceiptCheck(
                 "signature", .fail, "the signer's certificate is neither embedded in the receipt nor the trusted root")
         }
-        let digest: RSAPublicKey.HashAlgorithm
-        switch info.digestAlgorithm {
-        case .sha256: digest = .sha256
-        case .sha1: digest = .sha1
-        default:
+        guard let digest = DigestAlgorithm(oid: info.digestAlgorithm) else {
             return ReceiptCheck(
                 "signature", .fail, "unsupported digest algorithm \(PKCS7SignedData.algorithmName(info.digestAlgorithm))")
         }
@@ -91,25 +87,38 @@ public enum ReceiptVerifier {
         }
         let name = PKCS7SignedData.algorithmName(info.signatureAlgorithm)
         let subject = signer.subject.commonName ?? signer.subject.description
-        let valid: Bool
-        switch (signer.publicKey, info.signatureAlgorithm) {
-        case (.p256(let key), .ecdsaWithSHA256), (.p256(let key), .ecPublicKey):
-            guard digest == .sha256 else {
-                return ReceiptCheck("signature", .fail, "ECDSA P-256 receipts are digested with SHA-256")
-            }
-            valid = key.isValidSignature(der: info.signature, for: message)
-        case (.rsa(let key), .sha256WithRSAEncryption):
-            valid = key.isValidSignature(info.signature, for: message, hash: .sha256)
-        case (.rsa(let key), .sha1WithRSAEncryption):
-            valid = key.isValidSignature(info.signature, for: message, hash: .sha1)
-        case (.rsa(let key), .rsaEncryption):
-            valid = key.isValidSignature(info.signature, for: message, hash: digest)
+        // CMS names either the whole algorithm (sha256WithRSAEncryption, ecdsa-with-SHA256) or only
+        // the key's (rsaEncryption, as Apple's receipts do, or id-ecPublicKey), with the digest
+        // given apart (RFC 5652 section 5.3; RFC 3370 section 3.2).
+        let scheme: SignatureAlgorithm
+        switch info.signatureAlgorithm {
+        case .rsaEncryption: scheme = .rsaPKCS1(digest)
+        case .ecPublicKey: scheme = .ecdsa(digest)
         default:
-            return ReceiptCheck("signature", .fail, "signature algorithm \(name) does not fit the key of '\(subject)'")
+            guard let named = SignatureAlgorithm(oid: info.signatureAlgorithm) else {
+                return ReceiptCheck("signature", .fail, "unsupported signature algorithm \(name)")
+            }
+            guard named.digest == digest else {
+                return ReceiptCheck(
+                    "signature", .fail, "the signature algorithm \(name) does not use the digest the signer names (\(digest))")
+            }
+            scheme = named
         }
+        let fits: Bool
+        switch (signer.publicKey, scheme) {
+        case (.p256, .ecdsa), (.p384, .ecdsa), (.rsa, .rsaPKCS1): fits = true
+        case (.p256, .rsaPKCS1), (.p384, .rsaPKCS1), (.rsa, .ecdsa), (.unsupported, _): fits = false
+        }
+        guard fits else {
+            return ReceiptCheck(
+                "signature", .fail, "signature algorithm \(name) does not fit the \(signer.publicKey.summary) key of '\(subject)'"
+            )
+        }
+        let valid = signer.publicKey.isValidSignature(info.signature, for: message, algorithm: scheme)
+        let shown = name == SignatureAlgorithm.name(scheme.oid) ? name : "\(name) with \(digest) (\(scheme))"
         return valid
-            ? ReceiptCheck("signature", .pass, "\(name) by '\(subject)'")
-            : ReceiptCheck("signature", .fail, "the \(name) signature by '\(subject)' does not match the payload")
+            ? ReceiptCheck("signature", .pass, "\(shown) by '\(subject)'")
+            : ReceiptCheck("signature", .fail, "the \(shown) signature by '\(subject)' does not match the payload")
     }
 
     static func chainCheck(_ d: DecodedReceipt, _ signer: Certificate?, root: Certificate) -> ReceiptCheck {
@@ -158,12 +167,18 @@ public enum ReceiptVerifier {
             : ReceiptCheck(name, .fail, "the receipt's \(what) is '\(found)', the app's is '\(expected)'")
     }
 
-    static func hashCheck(_ r: AppReceipt, deviceID: [UInt8]) -> ReceiptCheck {
+    static func hashCheck(_ r: AppReceipt, deviceID: [UInt8], assumed: Bool = false) -> ReceiptCheck {
         guard let stated = r.sha1Hash else { return ReceiptCheck("hash", .fail, "the receipt has no SHA-1 hash (attribute 5)") }
         guard let computed = r.expectedHash(deviceID: deviceID) else {
             return ReceiptCheck("hash", .fail, "the receipt lacks the opaque value or bundle id the hash covers")
         }
         let device = DeviceIdentifier.uuidString(deviceID)
+        if computed != stated && assumed {
+            return ReceiptCheck(
+                "hash", .fail,
+                "the receipt was made on a device iapctl does not know (not this store's device-id \(device)); give that device's identifierForVendor with --device-id UUID"
+            )
+        }
         return computed == stated
             ? ReceiptCheck("hash", .pass, "SHA-1(device \(device) || opaque || bundle id) = \(Hex.encode(stated))")
             : ReceiptCheck(

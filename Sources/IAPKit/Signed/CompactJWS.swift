@@ -73,9 +73,14 @@ public struct CompactJWS: Sendable, Equatable {
     /// The signing date Apple's verifier checks certificates at: the payload's `signedDate`
     /// (or an app transaction's `receiptCreationDate`), milliseconds since 1970. Xcode writes
     /// fractional milliseconds (`1697679936056.485`); the fraction is dropped.
-    public var signedDate: Timestamp? {
+    public var signedDate: Timestamp? { signingDate?.date }
+
+    /// The signing date and the member that holds it (`signedDate` or `receiptCreationDate`).
+    public var signingDate: (date: Timestamp, field: String)? {
         for key in ["signedDate", "receiptCreationDate"] {
-            if case .number(let text)? = payload[key], let ms = Self.milliseconds(text) { return Timestamp(milliseconds: ms) }
+            if case .number(let text)? = payload[key], let ms = Self.milliseconds(text) {
+                return (Timestamp(milliseconds: ms), key)
+            }
         }
         return nil
     }

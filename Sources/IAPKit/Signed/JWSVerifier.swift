@@ -1,4 +1,5 @@
 import IAPCrypto
+import IAPJSON
 import IAPTime
 
 /// Verifies signed data the way Apple's `SignedDataVerifier` does (app-store-server-library,
@@ -9,7 +10,10 @@ import IAPTime
 /// - `certificates`: `x5c` holds DER certificates in standard base64.
 /// - `chain`: the leaf chains through the intermediate to the trusted root, every certificate
 ///   valid at the signing date (the payload's `signedDate`, as Apple's verifier uses with online
-///   checks off). Apple's chains have three certificates (leaf, intermediate, root); Xcode's
+///   checks off), or, when the payload has none, at the time the caller gives (`VerificationTime`).
+///   Each link's signature is checked with its issuer's key: ecdsa-with-SHA384 by P-384 keys in
+///   Apple's chain (Root CA - G3 -> WWDR G6 -> leaf), ecdsa-with-SHA256 or SHA384 by P-256 keys in
+///   Apple's test chains. Apple's chains have three certificates (leaf, intermediate, root); Xcode's
 ///   StoreKit testing signs with one self-signed certificate, which verifies when it is the
 ///   trusted root itself (Xcode's "StoreKit Testing in Xcode" certificate, which Xcode exports).
 /// - `appleMarkers`: Apple's marker extensions, present on Apple's chains: the leaf's
@@ -17,8 +21,70 @@ import IAPTime
 ///   `_ChainVerifier.check_oid` requires). Skipped for a one-certificate chain.
 /// - `signature`: ECDSA P-256 with SHA-256 over `header.payload`, the signature raw R||S (RFC 7518
 ///   section 3.4), with the leaf's key.
+/// - `bundleId` and `environment`, when the caller gives `SignedAppExpectations`: the payload's
+///   app and environment, read where its kind keeps them, as the verifier's configuration
+///   requires.
+///
+/// Trust anchors: the path must end at the caller's root (a root sent in `x5c` is not trusted),
+/// matched by name and verified by key, as OpenSSL's `X509_verify_cert` does.
 public enum JWSVerifier {
-    public static func verify(_ jws: CompactJWS, root: Certificate) -> ReceiptVerificationReport {
+    /// Runs every check. `fallback` is the time to check the certificates at when the payload has
+    /// no signing date (the CLI passes `--at` or the clock); without one such a payload fails
+    /// `chain`.
+    public static func verify(
+        _ jws: CompactJWS, root: Certificate, at fallback: VerificationTime? = nil,
+        expecting expectations: SignedAppExpectations = SignedAppExpectations()
+    ) -> ReceiptVerificationReport {
+        ReceiptVerificationReport(
+            checks: signatureChecks(jws, root: root, at: fallback) + applicationChecks(jws.payload, expectations))
+    }
+
+    /// `bundleId` and `environment` against the expectations, for the members given.
+    static func applicationChecks(_ payload: JSONValue, _ e: SignedAppExpectations) -> [ReceiptCheck] {
+        guard !e.isEmpty else { return [] }
+        let kind = SignedPayloadKind(payload)
+        let found = kind.identity(payload)
+        var checks: [ReceiptCheck] = []
+        if e.bundleID != nil || e.appAppleID != nil {
+            checks.append(bundleCheck(kind, found, e))
+        }
+        if let environment = e.environment {
+            checks.append(
+                found.environment == environment
+                    ? ReceiptCheck("environment", .pass, "\(environment) (\(kind.rawValue))")
+                    : ReceiptCheck(
+                        "environment", .fail,
+                        "the \(kind.rawValue)'s environment is \(found.environment.map { "'\($0)'" } ?? "missing"), expected '\(environment)'"
+                    ))
+        }
+        return checks
+    }
+
+    private static func bundleCheck(
+        _ kind: SignedPayloadKind, _ found: (bundleID: String?, environment: String?, appAppleID: Int64?),
+        _ e: SignedAppExpectations
+    ) -> ReceiptCheck {
+        if kind == .renewalInfo {
+            return ReceiptCheck("bundleId", .skip, "a renewal info carries no bundle id (Apple's verifier checks none)")
+        }
+        if let bundle = e.bundleID, found.bundleID != bundle {
+            return ReceiptCheck(
+                "bundleId", .fail,
+                "the \(kind.rawValue)'s bundle id is \(found.bundleID.map { "'\($0)'" } ?? "missing"), expected '\(bundle)'")
+        }
+        // Apple's verifier compares appAppleId only in Production, and only where the payload has one.
+        let production = e.environment == "Production"
+        if production, kind == .notification || kind == .appTransaction, let id = e.appAppleID, found.appAppleID != id {
+            return ReceiptCheck(
+                "bundleId", .fail,
+                "the \(kind.rawValue)'s appAppleId is \(found.appAppleID.map(String.init) ?? "missing"), expected \(id)")
+        }
+        var detail = e.bundleID ?? found.bundleID ?? "-"
+        if production, kind == .notification || kind == .appTransaction, let id = e.appAppleID { detail += ", appAppleId \(id)" }
+        return ReceiptCheck("bundleId", .pass, detail)
+    }
+
+    private static func signatureChecks(_ jws: CompactJWS, root: Certificate, at fallback: VerificationTime?) -> [ReceiptCheck] {
         var checks: [ReceiptCheck] = []
         let alg = jws.algorithm
         checks.append(
@@ -52,17 +118,18 @@ public enum JWSVerifier {
         }
 
         let leaf = certificates[0]
-        checks.append(chainCheck(certificates, root: root, at: jws.signedDate))
+        checks.append(chainCheck(certificates, root: root, at: VerificationTime.resolve(jws, fallback: fallback)))
         checks.append(markerCheck(certificates))
         checks.append(signatureCheck(jws, leaf: leaf))
-        return ReceiptVerificationReport(checks: checks)
+        return checks
     }
 
-    private static func chainCheck(_ certificates: [Certificate], root: Certificate, at date: Timestamp?) -> ReceiptCheck {
-        guard let date else {
+    private static func chainCheck(_ certificates: [Certificate], root: Certificate, at time: VerificationTime?) -> ReceiptCheck {
+        guard let time else {
             return ReceiptCheck(
-                "chain", .fail, "the payload has no signedDate, so there is no signing date to check the certificates at")
+                "chain", .fail, "the payload has no signedDate and no time was given to check the certificates at")
         }
+        let date = time.date
         switch certificates.count {
         case 1:
             guard certificates[0] == root else {
@@ -82,7 +149,7 @@ public enum JWSVerifier {
         let intermediates = certificates.count == 3 ? [certificates[1]] : []
         switch CertificateChain.verify(leaf: certificates[0], intermediates: intermediates, root: root, at: date) {
         case .failure(let error):
-            return ReceiptCheck("chain", .fail, "\(error)")
+            return ReceiptCheck("chain", .fail, "\(error) (\(time.reason))")
         case .success(let path):
             if certificates.count == 3 && path.count != 3 {
                 return ReceiptCheck(
@@ -90,7 +157,8 @@ public enum JWSVerifier {
             }
             return ReceiptCheck(
                 "chain", .pass,
-                "\(path.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: " -> ")), valid at \(date)")
+                "\(path.map { "'\($0.subject.commonName ?? "\($0.subject)")'" }.joined(separator: " -> ")), valid at \(date) (\(time.reason))"
+            )
         }
     }
 
@@ -112,7 +180,9 @@ public enum JWSVerifier {
 
     private static func signatureCheck(_ jws: CompactJWS, leaf: Certificate) -> ReceiptCheck {
         guard case .p256(let key) = leaf.publicKey else {
-            return ReceiptCheck("signature", .fail, "the leaf's key is not P-256, so it cannot make an ES256 signature")
+            return ReceiptCheck(
+                "signature", .fail, "the leaf's key is \(leaf.publicKey.summary), not P-256, so it cannot make an ES256 signature"
+            )
         }
         guard jws.signature.count == 64 else {
             return ReceiptCheck(
@@ -124,8 +194,7 @@ public enum JWSVerifier {
         return ReceiptCheck("signature", .pass, "ES256 over header.payload, with the leaf's key")
     }
 
-    private static func finish(_ checks: [ReceiptCheck], skipping names: [String]) -> ReceiptVerificationReport {
-        ReceiptVerificationReport(
-            checks: checks + names.map { ReceiptCheck($0, .skip, "not checked: the certificates could not be read") })
+    private static func finish(_ checks: [ReceiptCheck], skipping names: [String]) -> [ReceiptCheck] {
+        checks + names.map { ReceiptCheck($0, .skip, "not checked: the certificates could not be read") }
     }
 }

@@ -75,11 +75,11 @@ final class Journal {
     /// Writes `frame` at `end` (cutting any torn tail past it first) and syncs it: the commit.
     /// On failure the file is cut back to `end`, so a frame that was written but not synced
     /// cannot surface later as a commit the command reported failed.
-    func append(_ frame: [UInt8], at end: UInt64) throws(StoreError) {
+    func append(_ frame: [UInt8], at end: UInt64, sync: Bool = true) throws(StoreError) {
         if try file.size() != end { try file.truncate(to: end) }
         do throws(StoreError) {
             try file.write(frame, at: end)
-            try file.sync()
+            if sync { try file.sync() }
         } catch {
             try? file.truncate(to: end)
             throw error

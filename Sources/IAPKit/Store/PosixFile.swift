@@ -109,13 +109,13 @@ final class PosixFile {
 
     /// Replaces `path` atomically: write a temporary file, fsync it, rename it over the old one,
     /// fsync the directory. A reader sees the old file or the new one, never a mix.
-    static func replaceAtomically(_ path: String, with bytes: [UInt8], directory: String) throws(StoreError) {
+    static func replaceAtomically(_ path: String, with bytes: [UInt8], directory: String, sync: Bool = true) throws(StoreError) {
         let temporary = path + ".tmp"
         let file = try openForWriting(temporary, truncate: true)
         do throws(StoreError) {
             try file.write(bytes, at: 0)
             // fdatasync suffices: the new file's data and size are what must be durable before the rename.
-            guard fdatasync(file.fd) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
+            guard !sync || fdatasync(file.fd) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
         } catch {
             unlink(temporary)
             throw error
@@ -126,7 +126,7 @@ final class PosixFile {
             unlink(temporary)
             throw .io(path: path, reason: reason)
         }
-        try syncDirectory(directory)
+        if sync { try syncDirectory(directory) }
     }
 
     static func syncDirectory(_ directory: String) throws(StoreError) {

@@ -29,9 +29,15 @@ struct StateFile: Equatable {
         StateDeltaCodec.encode(from: nil, to: state, into: &w)
         w.varint(UInt64(state.queue.count))
         var record = ByteWriter(capacity: 160)
-        for t in state.queue {
+        for i in state.queue.indices {
+            // A record the queue still holds as stored is copied as it is.
+            if let stored = state.queue.storedRecord(i) {
+                w.varint(UInt64(stored.count))
+                w.bytes.append(contentsOf: stored)
+                continue
+            }
             record.bytes.removeAll(keepingCapacity: true)
-            TransactionRecordCodec.encode(t, into: &record)
+            TransactionRecordCodec.encode(state.queue[i], into: &record)
             w.varint(UInt64(record.bytes.count))
             w.raw(record.bytes)
         }
@@ -55,16 +61,25 @@ struct StateFile: Equatable {
             guard StateDeltaCodec.apply(from: &r, to: &state), let count = r.varint(), count <= UInt64(raw.count) else {
                 return nil
             }
-            var queue: [Transaction] = []
-            queue.reserveCapacity(Int(count))
+            // The queue's records are located, not decoded: a load must not grow with the queue.
+            // Each record starts with its id (TransactionRecordCodec's first field).
+            var ids: [TransactionID] = []
+            var ranges: [Range<Int>] = []
+            ids.reserveCapacity(Int(count))
+            ranges.reserveCapacity(Int(count))
             for _ in 0..<count {
-                guard let block = r.block(), let t = TransactionRecordCodec.decode(block), t.isInQueue,
-                    queue.last.map({ $0.id < t.id }) ?? true
-                else { return nil }
-                queue.append(t)
+                guard let n = r.varint(), n <= UInt64(raw.count - r.index) else { return nil }
+                let range = r.index..<(r.index + Int(n))
+                var head = ByteReader(UnsafeRawBufferPointer(rebasing: raw[range]))
+                guard head.varint() == 1 << 3, let id = head.varint(), ids.last.map({ $0.rawValue < id }) ?? true else {
+                    return nil
+                }
+                ids.append(TransactionID(id))
+                ranges.append(range)
+                r.index = range.upperBound
             }
             guard r.isAtEnd else { return nil }
-            state.replaceQueue(with: queue)
+            state.replaceQueue(with: PaymentQueue(ids: ids, records: body, ranges: ranges))
             return StateFile(journalLength: length, catalogName: name, catalogSHA256: sha, state: state)
         }
         guard let decoded else { throw damaged() }

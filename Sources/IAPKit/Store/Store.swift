@@ -25,6 +25,51 @@ public final class Store {
     public var lockTimeout: Double
     /// Non-fatal findings while loading (an index rebuilt from the journal), for stderr.
     public private(set) var warnings: [String] = []
+    /// Keep the last writing session and reuse it for the next read or write on this object, as
+    /// long as the files show that nothing else committed since (`iapctl run`: one process runs
+    /// many command lines, and loading the catalog and the checkpoint for each would dominate).
+    /// The lock is still taken for every command, so other processes may use the store between
+    /// lines.
+    public var keepsSession = false
+    /// False: commits are appended but not `fdatasync`ed, nor checkpoints made durable. Only for
+    /// a temporary store deleted at the end (`iapctl run` without `--store`), whose result has to
+    /// be right but need not survive a crash.
+    public var syncs = true
+    private var kept: (session: StoreSession, stamp: FileStamp)?
+
+    /// The warnings not yet reported, handed over once (a `Store` used for many commands reports
+    /// each only after the command that caused it).
+    public func takeWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
+    }
+
+    /// What says a kept session is still the store: the checkpoint file's identity and the
+    /// journal's length (every commit appends; a checkpoint replaces `state`).
+    private struct FileStamp: Equatable {
+        var stateInode: UInt64
+        var stateSize: Int64
+        var stateModified: Int64
+        var journalSize: Int64
+    }
+
+    private func stamp() -> FileStamp? {
+        var s = stat()
+        var j = stat()
+        guard stat(statePath, &s) == 0, stat(journalPath, &j) == 0 else { return nil }
+        return FileStamp(
+            stateInode: UInt64(s.st_ino), stateSize: Int64(s.st_size),
+            stateModified: Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec), journalSize: Int64(j.st_size))
+    }
+
+    /// The kept session, if it is still the committed store.
+    private func keptSession(_ options: StoreCreation) -> StoreSession? {
+        guard keepsSession, options.catalogFile == nil, let kept, let now = stamp(), now == kept.stamp else {
+            kept = nil
+            return nil
+        }
+        return kept.session
+    }
 
     var statePath: String { path + "/state" }
     var journalPath: String { path + "/journal" }
@@ -191,6 +236,7 @@ public final class Store {
         }
         let lock = try FileLock.acquire(lockPath, mode: .shared, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
+        if let session = keptSession(options) { return try body(session) }
         let session = try load(writable: false, options: options)
         defer { warnings += session.warnings }
         return try body(session)
@@ -205,7 +251,15 @@ public final class Store {
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
         if !exists { try initialize(options) }
+        if let session = keptSession(options) {
+            defer { keep(session) }
+            return try body(session)
+        }
         let session = try load(writable: true, options: options)
+        if keepsSession && session.format == 2 {
+            defer { keep(session) }
+            return try body(session)
+        }
         if session.format == 1, let legacy = session.legacy {
             try migrate(legacy)
             let migrated = try load(writable: true, options: options)
@@ -214,6 +268,12 @@ public final class Store {
         }
         defer { warnings += session.warnings }
         return try body(session)
+    }
+
+    /// Keeps `session` for the next command, stamped with the files as it left them.
+    private func keep(_ session: StoreSession) {
+        warnings += session.takeWarnings()
+        kept = stamp().map { (session, $0) }
     }
 
     /// The store `options` would create, in memory only.

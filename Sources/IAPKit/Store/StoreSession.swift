@@ -18,6 +18,8 @@ public final class StoreSession {
     public let format: Int
     /// Non-fatal findings (an index rebuilt from the journal), for the CLI to print as warnings.
     public private(set) var warnings: [String] = []
+    /// Whether commits are synced (`Store.syncs`).
+    private let syncs: Bool
 
     private let statePath: String
     private let indexPath: String
@@ -37,6 +39,7 @@ public final class StoreSession {
         indexPath = store.indexPath
         self.journal = journal
         self.writable = writable
+        syncs = store.syncs
         format = 2
         legacy = nil
         // The checkpoint, then every frame after it (a torn tail past the last one is ignored).
@@ -76,11 +79,18 @@ public final class StoreSession {
         indexPath = store.indexPath
         self.legacy = legacy
         self.writable = writable
+        syncs = store.syncs
         self.format = format
         journal = nil
         end = legacy.stateFile.journalLength
         stateFile = legacy.stateFile
         machine = Machine(catalog: catalog, state: legacy.stateFile.state)
+    }
+
+    /// The warnings so far, handed over once (a kept session reports each only once).
+    func takeWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
     }
 
     /// Where the committed journal ends: grows with every commit (for `serve`'s webhook, tests
@@ -98,6 +108,7 @@ public final class StoreSession {
         let effects = try next.apply(command, archive: HistoryArchive(base: self))
         try commit(machine.state, next.state, effects)
         machine = next
+        interpret(effects.storeEffects)
         return effects
     }
 
@@ -114,6 +125,7 @@ public final class StoreSession {
         }
         try commit(machine.state, next.state, all)
         machine = next
+        interpret(all.storeEffects)
         return all
     }
 
@@ -122,7 +134,7 @@ public final class StoreSession {
         if effects.events.isEmpty && effects.transactions.isEmpty && old == new { return }
         let (payload, finals) = CommitRecord.encode(effects: effects, from: old, to: new)
         let frame = Journal.frame(payload: payload)
-        try journal.append(frame, at: end)
+        try journal.append(frame, at: end, sync: syncs)
         let frameOffset = end
         end += UInt64(frame.count)
         // The command is committed. The checkpoint and the index are derived from the journal:
@@ -143,6 +155,17 @@ public final class StoreSession {
         }
     }
 
+    /// Carries out what the committed apply asked of the store directory. Each is idempotent
+    /// and only removes what the journal no longer needs, so a crash between the commit and
+    /// here leaves at most a stale copy that the next cancel or download run replaces.
+    private func interpret(_ storeEffects: [StoreEffect]) {
+        for effect in storeEffects {
+            switch effect {
+            case .removeDownloadCopy(let id, let content): removeDownloadCopy(transaction: id, content: content)
+            }
+        }
+    }
+
     /// Rewrites the `state` checkpoint to cover the whole journal now (commits do it on their own
     /// every `Store.checkpointBound` bytes); a writing session only.
     public func checkpoint() throws(StoreError) {
@@ -154,7 +177,7 @@ public final class StoreSession {
         var next = stateFile
         next.journalLength = end
         next.state = state
-        try PosixFile.replaceAtomically(statePath, with: next.encoded(), directory: storePath)
+        try PosixFile.replaceAtomically(statePath, with: next.encoded(), directory: storePath, sync: syncs)
         stateFile = next
     }
 

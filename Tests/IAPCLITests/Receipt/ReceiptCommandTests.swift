@@ -176,7 +176,8 @@ struct ReceiptCommandTests {
         )
         h.expectRefused(
             ["verify", "--root", "missing.pem"], code: 66,
-            "cannot read 'missing.pem': no such file (give a receipt file, base64 or DER, or - for stdin)")
+            "cannot read 'missing.pem': no such file (give the trusted root certificate for --root, PEM or DER, such as AppleRootCA-G3.cer)"
+        )
         h.write("bad.pem", "not a certificate")
         h.expectRefused(
             ["verify", "--root", "bad.pem"], code: 65,

@@ -145,7 +145,7 @@ struct JWSCommandTests {
         #expect(wrong.code == 1 && wrong.stdout.hasSuffix("invalid: chain failed\n"), "\(wrong)")
         let json = try #require(
             h.run(["jws", "decode", "-", "--root", CLIHarness.fixture("signing/root.pem"), "--json"], stdin: token).json)
-        #expect(json.objectValue?.map(\.key) == ["header", "payload", "signature", "verification"])
+        #expect(json.objectValue?.map(\.key) == ["header", "certificates", "payload", "signature", "verification"])
         #expect(json["verification"]?["valid"] == .bool(true))
         #expect(
             json["verification"]?["checks"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
@@ -199,7 +199,7 @@ struct JWSCommandTests {
         ),
         (
             ["jws", "decode", "eyJhbGciOiJFUzI1NiJ9.e30.AAAA", "--root", "nosuch.pem"], 66,
-            "error: cannot read 'nosuch.pem': no such file (give a receipt file, base64 or DER, or - for stdin)"
+            "error: cannot read 'nosuch.pem': no such file (give the trusted root certificate for --root, PEM or DER, such as AppleRootCA-G3.cer)"
         ),
         (
             ["jws", "decode", "eyJhbGciOiJFUzI1NiJ9.W10.AAAA"], 65,

@@ -143,7 +143,7 @@ struct CryptoASN1Tests {
         #expect(tree.children.count == 2)
         #expect(tree.children[0].tag == .contextSpecific(0))
         #expect(try tree.child(0, "[0]").child(0, "version").intValue() == 2)
-        #expect(try tree.children[1].children.map { $0.encoded } == [hex("020101"), hex("020102"), hex("0202012c"), hex("0400")])
+        #expect(tree.children[1].children.map { $0.encoded } == [hex("020101"), hex("020102"), hex("0202012c"), hex("0400")])
         #expect(tree.children[1].offset == 7)
         #expect(tree.children[1].contentOffset == 9)
         #expect(throws: ASN1Error(offset: 21, expected: "a third element")) { try tree.child(2, "a third element") }

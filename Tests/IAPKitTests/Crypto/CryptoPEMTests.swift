@@ -144,11 +144,25 @@ struct CryptoPEMTests {
             DER.bitString([0x04] + [UInt8](repeating: 0, count: 63) + [1]),
         ])
         #expect(throws: ASN1Error(offset: 27, expected: "a point on the P-256 curve")) { try SubjectPublicKeyInfo(der: offCurve) }
-        let otherCurve = DER.sequence([
+        let shortP384 = DER.sequence([
             DER.sequence([DER.oid(.ecPublicKey), DER.oid(try OID("1.3.132.0.34"))]), DER.bitString([4]),
         ])
-        #expect(throws: ASN1Error(offset: 13, expected: "the named curve prime256v1 (1.2.840.10045.3.1.7)")) {
-            try SubjectPublicKeyInfo(der: otherCurve)
+        #expect(throws: ASN1Error(offset: 24, expected: "97 bytes of an uncompressed P-384 point")) {
+            try SubjectPublicKeyInfo(der: shortP384)
+        }
+        // A curve iapctl has no arithmetic for (secp256k1) still parses, and fails only where used.
+        let otherCurve = DER.sequence([
+            DER.sequence([DER.oid(.ecPublicKey), DER.oid(try OID("1.3.132.0.10"))]), DER.bitString([4, 1, 2]),
+        ])
+        let unsupported = try SubjectPublicKeyInfo(der: otherCurve)
+        #expect(unsupported.summary == "EC curve 1.3.132.0.10")
+        #expect(!unsupported.isValidSignature([0x30, 0], for: [1], algorithm: .ecdsa(.sha256)))
+        let noCurve = DER.sequence([DER.sequence([DER.oid(.ecPublicKey)]), DER.bitString([4])])
+        #expect(
+            throws: ASN1Error(
+                offset: 13, expected: "a named curve OID, such as prime256v1 (1.2.840.10045.3.1.7) or secp384r1 (1.3.132.0.34)")
+        ) {
+            try SubjectPublicKeyInfo(der: noCurve)
         }
         let ed25519 = DER.sequence([
             DER.sequence([DER.oid(try OID("1.3.101.112"))]), DER.bitString([UInt8](repeating: 9, count: 32)),

@@ -73,10 +73,14 @@ struct FaultTests {
         _ = try h.buy("com.x.coin42")
         #expect(h.state.faults.count == 2, "purchases do not consume other points")
         var m = h.machine
-        #expect(m.takeFault(.refreshReceipt, product: ProductID("com.x.coin42")) == nil)
-        #expect(m.takeFault(.refreshReceipt, product: ProductID("com.x.noads")) == Self.network)
-        #expect(m.takeFault(.verification, product: nil) == TransactionError.unableToCompleteVerification)
+        var effects = Effects()
+        #expect(m.takeFault(.refreshReceipt, product: ProductID("com.x.coin42"), into: &effects) == nil)
+        #expect(m.takeFault(.refreshReceipt, product: ProductID("com.x.noads"), into: &effects) == Self.network)
+        #expect(m.takeFault(.verification, product: nil, into: &effects) == TransactionError.unableToCompleteVerification)
         #expect(m.state.faults.isEmpty)
+        // Each firing is recorded as it happens: a faultFired event, and in the typed list.
+        #expect(effects.events.map(\.name) == ["faultFired", "faultFired"])
+        #expect(effects.firedFaults.map(\.point) == [.refreshReceipt, .verification])
     }
 
     @Test("clear disarms all; bad counts and unknown products are refused")

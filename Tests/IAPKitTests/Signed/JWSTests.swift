@@ -63,15 +63,31 @@ struct JWSTests {
                 == "x5c holds 2 certificates; Apple's chains hold 3 (leaf, intermediate, root), Xcode's 1")
     }
 
-    @Test("no signedDate: the chain has no date to be checked at")
+    @Test("no signedDate: checked at the time given, as Apple's verifier checks at the current time; none given fails")
     func noSignedDate() throws {
         let token = Self.signer.sign(Array(#"{"transactionId":"1"}"#.utf8))
-        let report = JWSVerifier.verify(try CompactJWS(parsing: token), root: Self.identity.root)
+        let jws = try CompactJWS(parsing: token)
+        let report = JWSVerifier.verify(jws, root: Self.identity.root)
         #expect(
             report.check("chain")
                 == ReceiptCheck(
-                    "chain", .fail, "the payload has no signedDate, so there is no signing date to check the certificates at"))
+                    "chain", .fail, "the payload has no signedDate and no time was given to check the certificates at"))
         #expect(report.check("signature")?.verdict == .pass)
+        let at = Timestamp(milliseconds: 1_767_225_600_000)
+        let given = JWSVerifier.verify(jws, root: Self.identity.root, at: VerificationTime(at, .given))
+        #expect(given.isValid)
+        #expect(
+            given.check("chain")?.detail.hasSuffix(
+                "valid at 2026-01-01T00:00:00Z (the time given: the payload has no signedDate)") == true)
+        let now = JWSVerifier.verify(jws, root: Self.identity.root, at: VerificationTime(Timestamp(seconds: 4_200_000_000), .now))
+        #expect(now.check("chain")?.verdict == .fail)
+        #expect(now.check("chain")?.detail.hasSuffix("(now: the payload has no signedDate)") == true)
+        // A signedDate wins over the time given, as in Apple's verifier.
+        let signed = try CompactJWS(parsing: Self.signer.sign(Self.payload))
+        let ignored = JWSVerifier.verify(
+            signed, root: Self.identity.root, at: VerificationTime(Timestamp(seconds: 4_200_000_000), .given))
+        #expect(ignored.isValid)
+        #expect(VerificationTime.resolve(signed, fallback: nil) == VerificationTime(signed.signedDate!, .signedDate))
     }
 
     @Test("Xcode's one-certificate token verifies against its own self-signed certificate, at its fractional signedDate")

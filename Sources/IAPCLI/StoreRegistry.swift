@@ -1,0 +1,25 @@
+import IAPKit
+
+/// The `Store` objects of many command lines run in one process (`iapctl run`), one per path, so
+/// each keeps its loaded session from line to line (`Store.keepsSession`) instead of loading the
+/// catalog and the checkpoint again for every line.
+public final class StoreRegistry {
+    private var stores: [String: Store] = [:]
+    /// Whether the stores' commits are synced (`Store.syncs`): false for a temporary store that
+    /// is deleted at the end.
+    let syncs: Bool
+
+    public init(syncs: Bool = true) { self.syncs = syncs }
+
+    func store(path: String, lockTimeout: Double) -> Store {
+        if let s = stores[path] {
+            s.lockTimeout = lockTimeout
+            return s
+        }
+        let s = Store(path: path, lockTimeout: lockTimeout)
+        s.keepsSession = true
+        s.syncs = syncs
+        stores[path] = s
+        return s
+    }
+}

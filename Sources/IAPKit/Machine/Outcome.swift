@@ -1,0 +1,181 @@
+/// What one command came to, typed: `Machine.apply` returns it in `Effects.outcome` beside the
+/// events, commands render it, and `ExitCode(outcome)` decides the exit code from it. No caller
+/// searches the event list for "its" transaction or for a failure (swift-nio's state machines
+/// return one action per input in the same spirit).
+///
+/// Extension point: a command with a result of its own gets a case here; `ExitCode.init(_:)`
+/// (exhaustive, no `default:`) then asks what it exits with.
+public enum Outcome: Hashable, Sendable {
+    /// Done as asked; the events say the rest (a setting, a products request, a clock move, a
+    /// refund, a download step, ...).
+    case done
+    /// A payment reached the store's answer: `buy`, a promoted purchase the app accepted,
+    /// `approve`, `decline`, resolving an interrupted purchase.
+    case payment(Payment)
+    /// Ask to Buy: the parent declined, and the transaction failed as asked (exit 0).
+    case declined(Transaction)
+    /// A purchase the App Store started (`promote`): what the app answered
+    /// `shouldAddStorePayment`, and the payment that followed: the accepted one, or after a
+    /// decline the one DYFStoreKit's demo app makes itself when payments are allowed.
+    case promoted(StorePaymentDecision, StoredPayment, then: Payment?)
+    /// `accept-stored`: each stored payment's answer, oldest first.
+    case storedPaymentsAccepted([Payment])
+    /// `finish`, `finish --all`, and a finish a verification or a download ending completed.
+    case finish(Finish)
+    /// `restore`: the restored transactions, or the error a restore fault made it fail with.
+    case restore(restored: [Transaction], failure: TransactionError?)
+    /// An app launch: the unfinished transactions, redelivered.
+    case launch(redelivered: [Transaction])
+    /// A receipt refresh: nil when it finished.
+    case receiptRefresh(failure: TransactionError?)
+    /// A recorded verification of the whole receipt (`verify`, `verify-receipt`).
+    case receiptVerification(ReceiptVerificationRecord)
+    /// RMStore's verifier on one transaction (`finish --verify`, auto-finish): passed (then,
+    /// when asked, finished), or failed (finished undelivered unless it could not be completed).
+    case transactionVerification(TransactionVerificationOutcome)
+    /// `fault add` armed this fault.
+    case faultAdded(Fault)
+    /// `fault clear` disarmed this many.
+    case faultsCleared(count: Int)
+}
+
+/// The store's answer to one payment, with the transaction in its final state.
+public enum Payment: Hashable, Sendable {
+    case purchased(Transaction)
+    /// Ask to Buy: waiting for `approve` or `decline`.
+    case deferred(Transaction)
+    case failed(Transaction, TransactionError)
+    /// Failed as an interrupted purchase (`interrupted-purchases`): `resolve` completes it.
+    case interrupted(Transaction)
+
+    public var transaction: Transaction {
+        switch self {
+        case .purchased(let t), .deferred(let t), .failed(let t, _), .interrupted(let t): return t
+        }
+    }
+
+    /// The answer a transaction in its final state stands for.
+    init(_ t: Transaction, interrupted: Bool) {
+        switch t.state {
+        case .purchased, .restored: self = .purchased(t)
+        case .deferred, .purchasing: self = .deferred(t)
+        case .failed(let error): self = interrupted ? .interrupted(t) : .failed(t, error)
+        }
+    }
+}
+
+/// What a finish did to each transaction it was asked to finish, in order.
+public struct Finish: Hashable, Sendable {
+    public enum Step: Hashable, Sendable {
+        /// Finished and delivered (counted in the ledger).
+        case finished(Transaction)
+        /// finish-after-downloads: waits for its downloads (RMStore).
+        case postponed(Transaction)
+        /// finish-after-downloads: finished, but a download did not finish (RMStore error 300 for
+        /// a cancellation), so it is reported failed and not counted.
+        case deliveryFailed(Transaction, TransactionError)
+        /// Finished without delivery after its verification failed.
+        case undelivered(Transaction)
+    }
+
+    public var steps: [Step] = []
+    /// Downloads that had not ended and that finishing cancelled, by transaction (StoreKit
+    /// drops them with the transaction): content identifiers, "self-hosted content" for RMStore's
+    /// content downloader.
+    public var cancelledDownloads: [CancelledDownloads] = []
+
+    public struct CancelledDownloads: Hashable, Sendable {
+        public let transaction: TransactionID
+        public var contents: [String]
+    }
+
+    public init() {}
+
+    /// Every transaction that left the queue, in order.
+    public var finished: [Transaction] {
+        steps.compactMap { step in
+            switch step {
+            case .finished(let t), .deliveryFailed(let t, _), .undelivered(let t): return t
+            case .postponed: return nil
+            }
+        }
+    }
+
+    mutating func cancelled(_ content: String, of id: TransactionID) {
+        if let i = cancelledDownloads.firstIndex(where: { $0.transaction == id }) {
+            cancelledDownloads[i].contents.append(content)
+        } else {
+            cancelledDownloads.append(CancelledDownloads(transaction: id, contents: [content]))
+        }
+    }
+}
+
+/// RMStore's verifier on one transaction.
+public enum TransactionVerificationOutcome: Hashable, Sendable {
+    /// The receipt holds it; `finish` is what the finish that followed did (empty when the
+    /// command only verified).
+    case verified(ReceiptVerificationRecord, finish: Finish)
+    /// Rejected: finished without delivery, or (could not be completed, error 200) kept in the
+    /// queue for the next launch.
+    case failed(ReceiptVerificationRecord, Transaction, TransactionError, finish: Finish)
+    /// A transaction that is not verified (a failed one, which RMStore finishes as it is).
+    case notVerified(finish: Finish)
+}
+
+extension ExitCode {
+    /// The one place a command's outcome becomes its exit code (SPEC section 5): a payment
+    /// purchased 0, failed 1, deferred 5; a finish that failed a delivery 1, one that waits 5;
+    /// a restore, refresh or verification that failed 1.
+    public init(_ outcome: Outcome) {
+        switch outcome {
+        case .done, .faultAdded, .faultsCleared, .launch, .declined: self = .success
+        case .payment(let p): self = ExitCode(p)
+        case .promoted(let decision, _, let then):
+            if let then {
+                self = ExitCode(then)
+            } else {
+                switch decision {
+                case .deferred: self = .pending
+                case .declined: self = .declined
+                case .accepted, .acceptedLater: self = .success
+                }
+            }
+        case .storedPaymentsAccepted(let payments): self = .worst(payments.map(ExitCode.init))
+        case .finish(let f): self = ExitCode(f)
+        case .restore(_, let failure), .receiptRefresh(let failure): self = failure == nil ? .success : .declined
+        case .receiptVerification(let record): self = record.passed ? .success : .declined
+        case .transactionVerification(let v):
+            switch v {
+            case .verified(_, let finish), .notVerified(let finish): self = ExitCode(finish)
+            case .failed: self = .declined
+            }
+        }
+    }
+
+    public init(_ payment: Payment) {
+        switch payment {
+        case .purchased: self = .success
+        case .deferred: self = .pending
+        case .failed, .interrupted: self = .declined
+        }
+    }
+
+    public init(_ finish: Finish) {
+        var codes: [ExitCode] = []
+        for step in finish.steps {
+            switch step {
+            case .finished: codes.append(.success)
+            case .postponed: codes.append(.pending)
+            case .deliveryFailed, .undelivered: codes.append(.declined)
+            }
+        }
+        self = .worst(codes)
+    }
+
+    /// Several results as one: a failure beats pending beats success.
+    public static func worst(_ codes: [ExitCode]) -> ExitCode {
+        if codes.contains(.declined) { return .declined }
+        if codes.contains(.pending) { return .pending }
+        return codes.first { $0 != .success } ?? .success
+    }
+}

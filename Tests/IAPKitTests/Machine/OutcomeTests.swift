@@ -1,0 +1,117 @@
+import Testing
+
+@testable import IAPKit
+
+/// Issue 12: every command's apply returns a typed outcome, and the exit code is decided from it
+/// in one place (`ExitCode.init(_: Outcome)`).
+@Suite("Typed outcomes and the one exit-code policy")
+struct OutcomeTests {
+    static let coin = ProductID("com.x.coin42")
+    static let levelpack = ProductID("com.x.levelpack")
+
+    @Test("buy: purchased, deferred, failed, interrupted; each with its exit code")
+    func payments() throws {
+        var h = MachineHarness()
+        var e = try h.apply(.buy(Self.coin, user: nil, quantity: 1))
+        guard case .payment(.purchased(let t)) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(t == e.transactions.last)
+        #expect(ExitCode(e.outcome) == .success)
+
+        h = MachineHarness { $0.askToBuy = true }
+        e = try h.apply(.buy(Self.coin, user: nil, quantity: 1))
+        guard case .payment(.deferred(let deferred)) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(ExitCode(e.outcome) == .pending)
+        e = try h.apply(.decline(deferred.id, error: TransactionError(.paymentCancelled)))
+        guard case .declined(let declined) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(declined.state.error == TransactionError(.paymentCancelled))
+        #expect(ExitCode(e.outcome) == .success, "decline did as asked")
+
+        h = MachineHarness { $0.paymentsAllowed = false }
+        e = try h.apply(.buy(Self.coin, user: nil, quantity: 1))
+        guard case .payment(.failed(_, let error)) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(error == TransactionError(.paymentNotAllowed))
+        #expect(ExitCode(e.outcome) == .declined)
+
+        h = MachineHarness { $0.interruptedPurchases = true }
+        e = try h.apply(.buy(Self.coin, user: nil, quantity: 1))
+        guard case .payment(.interrupted(let interrupted)) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(ExitCode(e.outcome) == .declined)
+        e = try h.apply(.resolve(interrupted.id))
+        guard case .payment(.purchased(let resolved)) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(resolved.id != interrupted.id)
+    }
+
+    @Test("a fault's firing is typed and recorded before the failure it causes; no side channel")
+    func firedFaults() throws {
+        var h = MachineHarness()
+        try h.apply(.addFault(.purchase, TransactionError(.paymentCancelled), count: 1, product: nil))
+        let e = try h.apply(.buy(Self.coin, user: nil, quantity: 1))
+        #expect(e.firedFaults.map(\.point) == [.purchase])
+        #expect(e.events.map(\.name) == ["transactionPurchasing", "faultFired", "transactionFailed"])
+        guard case .payment(.failed) = e.outcome else { Issue.record("\(e.outcome)"); return }
+    }
+
+    @Test("finish: finished, postponed, delivery failed; cancelled downloads and their store effects")
+    func finishes() throws {
+        var h = MachineHarness()
+        let pack = try h.buy(Self.levelpack.rawValue)
+        let coin = try h.buy(Self.coin.rawValue)
+        var e = try h.apply(.finish([pack.id, coin.id]))
+        guard case .finish(let finish) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(finish.finished.map(\.id) == [pack.id, coin.id])
+        #expect(finish.cancelledDownloads.map(\.transaction) == [pack.id])
+        #expect(
+            e.storeEffects == pack.downloads.map { .removeDownloadCopy(pack.id, content: $0.contentIdentifier) },
+            "the session removes the copies of the downloads finishing cancelled")
+        #expect(ExitCode(e.outcome) == .success)
+
+        h = MachineHarness { $0.finishAfterDownloads = true }
+        let waiting = try h.buy(Self.levelpack.rawValue)
+        e = try h.apply(.finish([waiting.id]))
+        guard case .finish(let postponed) = e.outcome, case .postponed = postponed.steps.first else {
+            Issue.record("\(e.outcome)")
+            return
+        }
+        #expect(ExitCode(e.outcome) == .pending)
+        e = try h.apply(.download(.cancel, waiting.id, content: nil))
+        #expect(e.finish.steps.count == 1)
+        guard case .deliveryFailed(_, let error) = e.finish.steps.first else { Issue.record("\(e.finish)"); return }
+        #expect(error == .downloadCanceled)
+        #expect(ExitCode(.finish(e.finish)) == .declined)
+    }
+
+    @Test("restore, launch, refresh, faults: typed results")
+    func others() throws {
+        var h = MachineHarness()
+        _ = try h.buy("com.x.noads")
+        var e = try h.apply(.restore(user: nil))
+        guard case .restore(let restored, nil) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(restored.map(\.state) == [.restored])
+        e = try h.apply(.launch)
+        guard case .launch(let redelivered) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        #expect(redelivered == h.state.queue)
+        e = try h.apply(.addFault(.refreshReceipt, TransactionError(.unknown), count: 1, product: nil))
+        guard case .faultAdded(let fault) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        e = try h.apply(.receipt(.refresh))
+        #expect(e.outcome == .receiptRefresh(failure: fault.error))
+        #expect(ExitCode(e.outcome) == .declined)
+        e = try h.apply(.clearFaults)
+        #expect(e.outcome == .faultsCleared(count: 0))
+        e = try h.apply(.setSetting(key: "storefront", value: "JPN"))
+        #expect(e.outcome == .done)
+    }
+
+    @Test("the quantity rule is declared once and the machine and messages use it")
+    func quantity() throws {
+        var h = MachineHarness()
+        #expect(PurchaseQuantity.range == 1...10)
+        #expect(throws: StoreError.quantityOutOfRange(11)) { try h.apply(.buy(Self.coin, user: nil, quantity: 11)) }
+        #expect("\(StoreError.quantityOutOfRange(11))" == "quantity 11 is out of range; use 1 to 10")
+        #expect(PurchaseQuantity.allowsMany(.consumable, settings: Settings()))
+        #expect(!PurchaseQuantity.allowsMany(.nonRenewing, settings: Settings()))
+        var on = Settings()
+        on.nonRenewingQuantity = true
+        #expect(PurchaseQuantity.allowsMany(.nonRenewing, settings: on))
+        #expect(TransactionState.allNames == ["purchasing", "purchased", "failed", "restored", "deferred"])
+    }
+}
