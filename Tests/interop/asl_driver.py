@@ -950,7 +950,8 @@ def run(driver, cli, env):
                 (not app_transaction_ids or decoded.appTransactionId in app_transaction_ids),
                 "appTransactionId %r, transactions carry %s" % (decoded.appTransactionId, sorted(app_transaction_ids)))
         c.check("originalPlatform", decoded.originalPlatform is not None, "rawOriginalPlatform %r" % decoded.rawOriginalPlatform)
-        code, out, _ = cli.run("jws", "app-transaction")
+        code, out, _ = cli.run("jws", "app-transaction",
+                               *(["--app-apple-id", str(args.app_apple_id)] if args.app_apple_id else []))
         c.eq("equals 'iapctl jws app-transaction'", answer.signedAppTransactionInfo, out.strip() if code == 0 else None)
 
     driver.call("get_app_transaction_info", "from a subscription's id", lambda: client.get_app_transaction_info(vip),

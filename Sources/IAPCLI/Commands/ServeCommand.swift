@@ -29,6 +29,9 @@ enum ServeCommand {
                 .value(
                     "api-key", "file",
                     help: "Verify bearer tokens' ES256 signature with this App Store Connect key (.p8) or its public key PEM"),
+                .value(
+                    "api-key-id", "kid",
+                    help: "The key id tokens must name in kid (default: KID of a file named AuthKey_KID.p8; else any)"),
                 .value("webhook", "url", help: "POST each new notification to this loopback http:// URL"),
                 .value("webhook-attempts", "n", help: "Tries per notification before giving up, 1 to 20 (default: 5)"),
                 .value("webhook-backoff", "seconds", help: "Pause before the first retry, doubling after (default: 1)"),
@@ -78,11 +81,19 @@ enum ServeCommand {
             guard !path.isEmpty else {
                 throw i.usageError("empty --api-key; give the App Store Connect key file (.p8) or its public key PEM")
             }
+            let keyID = i.value("api-key-id") ?? APIKeySignatureVerifier.keyID(fromFileName: path)
+            if let keyID, keyID.isEmpty || !keyID.allSatisfy({ $0.isLetter || $0.isNumber }) {
+                throw i.usageError(
+                    "--api-key-id '\(keyID)' is not a key id; give the 10 letters and digits App Store Connect shows, such as 2X9R4HXF34"
+                )
+            }
             keyVerifier = try APIKeySignatureVerifier(
                 pem: String(
                     decoding: try JWSArgument.read(path, holding: "an App Store Connect key (.p8) or its public key PEM"),
                     as: UTF8.self),
-                name: "--api-key \(path)")
+                name: "--api-key \(path)", keyID: keyID)
+        } else if i.isGiven("api-key-id") {
+            throw i.usageError("--api-key-id needs --api-key FILE: the key whose id it is")
         }
 
         // The store the server plays the App Store for: created now if missing (a server needs one
@@ -91,7 +102,9 @@ enum ServeCommand {
             (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s))
         }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
-        let router = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier).router()
+        var endpoints = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier)
+        endpoints.writer = StoreWriterGate(path: c.storePath, lockTimeout: c.lockTimeout)
+        let router = endpoints.router()
         let stop = StopSignal()
         let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in router.respond(to: request) }
         do {

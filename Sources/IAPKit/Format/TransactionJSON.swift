@@ -68,6 +68,9 @@ public enum TransactionJSON {
         } else {
             w.null()
         }
+        // The App Store's order id (Look Up Order ID), null for what has no order.
+        w.key("orderIdentifier")
+        w.optionalString(OrderIdentifier.of(t))
         w.endObject()
     }
 

@@ -6,6 +6,7 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     case generalBadRequest = 4000000
     case invalidRequestRevision = 4000005
     case invalidTransactionId = 4000006
+    case invalidOriginalTransactionId = 4000008
     case startDateAfterEndDate = 4000013
     case invalidStartDate = 4000015
     case invalidEndDate = 4000016
@@ -16,6 +17,9 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     case invalidInAppOwnershipType = 4000026
     case invalidRevoked = 4000030
     case invalidStatus = 4000031
+    case invalidAppAccountTokenUUID = 4000183
+    case transactionIdIsNotOriginalTransactionId = 4000187
+    case originalTransactionIdNotFound = 4040005
     case transactionIdNotFound = 4040010
     case generalInternal = 5000000
     case generalInternalRetryable = 5000001
@@ -26,6 +30,10 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .generalBadRequest: return "GeneralBadRequestError"
         case .invalidRequestRevision: return "InvalidRequestRevisionError"
         case .invalidTransactionId: return "InvalidTransactionIdError"
+        case .invalidOriginalTransactionId: return "InvalidOriginalTransactionIdError"
+        case .invalidAppAccountTokenUUID: return "InvalidAppAccountTokenUUIDError"
+        case .transactionIdIsNotOriginalTransactionId: return "TransactionIdIsNotOriginalTransactionIdError"
+        case .originalTransactionIdNotFound: return "OriginalTransactionIdNotFoundError"
         case .startDateAfterEndDate: return "StartDateAfterEndDateError"
         case .invalidStartDate: return "InvalidStartDateError"
         case .invalidEndDate: return "InvalidEndDateError"
@@ -48,6 +56,11 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .generalBadRequest: return "Bad request."
         case .invalidRequestRevision: return "Invalid request revision."
         case .invalidTransactionId: return "Invalid transaction id."
+        case .invalidOriginalTransactionId: return "Invalid original transaction id."
+        case .invalidAppAccountTokenUUID: return "Invalid request. The app account token field must be a valid UUID."
+        case .transactionIdIsNotOriginalTransactionId:
+            return "Invalid request. The transaction ID provided is not an original transaction ID."
+        case .originalTransactionIdNotFound: return "Original transaction id not found."
         case .startDateAfterEndDate: return "Invalid request. The end date precedes or equals the start date."
         case .invalidStartDate: return "Invalid request. The start date is not valid."
         case .invalidEndDate: return "Invalid request. The end date is not valid."
@@ -68,6 +81,7 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     public var status: HTTPStatus {
         switch rawValue / 10_000 {
         case 400: return .badRequest
+        case 403: return .forbidden
         case 404: return .notFound
         default: return .internalServerError
         }

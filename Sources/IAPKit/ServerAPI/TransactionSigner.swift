@@ -14,4 +14,8 @@ public protocol TransactionSigner: Sendable {
     /// `signedRenewalInfo`: the compact JWS of the renewal info of the subscription whose latest
     /// transaction is `latest`.
     func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String
+
+    /// `signedAppTransactionInfo`: the compact JWS of the store's AppTransaction
+    /// (`AppTransactionPayload`), with `appAppleId` when the app has one.
+    func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String
 }

@@ -268,7 +268,9 @@ public struct NotificationLog {
         }
         let type = n.type
         let subtype = n.subtype
-        let context = SignedDataContext(bundleID: session.state.bundleID, environment: environment, signedDate: date)
+        let context = SignedDataContext(
+            bundleID: session.state.bundleID, environment: environment, signedDate: date,
+            appTransactionID: AppTransactionID.of(bundleID: session.state.bundleID))
         let uuid = NotificationUUID.make(bundleID: context.bundleID, seq: seq, date: date)
         let content = NotificationPayload.Content(
             notificationType: type, subtype: subtype, notificationUUID: uuid, appAppleID: appAppleID,

@@ -11,16 +11,22 @@ public struct SignedDataContext: Sendable, Equatable {
     public var bundleID: String
     public var environment: ReceiptEnvironment
     public var signedDate: Timestamp
+    /// The account's `appTransactionId` (`AppTransactionID`), written into every signed
+    /// transaction and renewal info; nil leaves it out (payloads built outside a store).
+    public var appTransactionID: String?
 
-    public init(bundleID: String, environment: ReceiptEnvironment, signedDate: Timestamp) {
+    public init(bundleID: String, environment: ReceiptEnvironment, signedDate: Timestamp, appTransactionID: String? = nil) {
         self.bundleID = bundleID
         self.environment = environment
         self.signedDate = signedDate
+        self.appTransactionID = appTransactionID
     }
 
-    /// The store as it is now: its bundle id, `environment` setting and clock.
+    /// The store as it is now: its bundle id, `environment` setting, clock and account.
     public init(state: StoreState) {
-        self.init(bundleID: state.bundleID, environment: state.settings.environment, signedDate: state.clock)
+        self.init(
+            bundleID: state.bundleID, environment: state.settings.environment, signedDate: state.clock,
+            appTransactionID: AppTransactionID.of(bundleID: state.bundleID))
     }
 
     /// The `environment` value of signed data: "Sandbox", "Production", "Xcode" or "LocalTesting"

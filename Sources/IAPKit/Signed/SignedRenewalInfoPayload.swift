@@ -7,7 +7,7 @@ import IAPJSON
 /// `originalTransactionId`, `autoRenewProductId`, `productId`, `autoRenewStatus`,
 /// `isInBillingRetryPeriod`, `gracePeriodExpiresDate`, `offerType`, `renewalPrice`, `currency`,
 /// `signedDate`, `environment`, `recentSubscriptionStartDate`, `renewalDate`,
-/// `offerDiscountType`, `appAccountToken`; absent fields are left out. `autoRenewStatus` is an
+/// `offerDiscountType`, `appAccountToken`, `appTransactionId` (the account's); absent fields are left out. `autoRenewStatus` is an
 /// integer (0 off, 1 on), dates are milliseconds since 1970, `renewalPrice` is in milliunits.
 public enum SignedRenewalInfoPayload {
     public static func write(_ r: RenewalInfo, context: SignedDataContext, into w: inout JSONWriter) {
@@ -57,6 +57,10 @@ public enum SignedRenewalInfoPayload {
         if let token = r.appAccountToken {
             w.key("appAccountToken")
             w.string(token)
+        }
+        if let app = context.appTransactionID {
+            w.key("appTransactionId")
+            w.string(app)
         }
         w.endObject()
     }

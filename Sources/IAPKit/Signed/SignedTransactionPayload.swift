@@ -17,7 +17,8 @@ import IAPJSON
 /// `originalTransactionId`, `webOrderLineItemId`, `bundleId`, `productId`,
 /// `subscriptionGroupIdentifier`, `purchaseDate`, `originalPurchaseDate`, `expiresDate`,
 /// `quantity`, `type`, `appAccountToken`, `inAppOwnershipType`, `signedDate`, ..., `environment`,
-/// `transactionReason`, `storefront`, `storefrontId`, `price`, `currency`).
+/// `transactionReason`, `storefront`, `storefrontId`, `price`, `currency`, `appTransactionId`).
+/// `appTransactionId` is the account's (`AppTransactionID`), the same in every transaction.
 ///
 /// The values are the transaction's as `iapctl dump` shows it: `purchaseDate` is
 /// `transactionTimestamp`, `originalPurchaseDate` is `originalTransactionTimestamp`, `price` is
@@ -96,6 +97,10 @@ public enum SignedTransactionPayload {
         if let offer = t.offer {
             w.key("offerDiscountType")
             w.string(OfferFields.discountType(offer))
+        }
+        if let app = context.appTransactionID {
+            w.key("appTransactionId")
+            w.string(app)
         }
         w.endObject()
     }

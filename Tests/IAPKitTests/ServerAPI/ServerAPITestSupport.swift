@@ -18,6 +18,10 @@ struct FakeSigner: TransactionSigner {
     func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String {
         "renewal.\(latest.originalID)"
     }
+
+    func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String {
+        "app.\(session.state.bundleID)"
+    }
 }
 
 /// A receipt engine for tests: echoes what it was asked.
