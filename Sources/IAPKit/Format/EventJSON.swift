@@ -154,6 +154,31 @@ public enum EventJSON {
             w.key("count")
             w.int(count)
             w.endObject()
+        case .serverAPI(let change):
+            if let t = change.transaction {
+                w.key("transaction")
+                TransactionJSON.write(t, into: &w)
+            }
+            switch change {
+            case .appAccountTokenSet(_, let token):
+                w.key("appAccountToken")
+                w.string(token)
+            case .consumptionInformationReceived(_, let info):
+                w.key("consumptionInformation")
+                ConsumptionInformationJSON.write(info, into: &w)
+            case .renewalExtended(_, let s, let days, let reason, let request):
+                w.key("extendByDays")
+                w.int(days)
+                w.key("extendReasonCode")
+                w.int(reason)
+                w.key("requestIdentifier")
+                w.string(request)
+                w.key("subscription")
+                SubscriptionJSON.write(s, into: &w)
+            case .massExtensionCompleted(let m):
+                w.key("massExtension")
+                MassExtensionJSON.write(m, into: &w)
+            }
         }
         w.endObject()
     }

@@ -61,6 +61,8 @@ public enum Command: Hashable, Sendable {
     case deleteTransaction(TransactionID)
     /// Remove every transaction (Xcode's clearTransactions).
     case clearTransactions
+    /// A change the App Store Server API asked for (`iapctl serve`).
+    case serverAPI(ServerAPIRequest)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

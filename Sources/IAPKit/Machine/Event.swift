@@ -103,6 +103,9 @@ public indirect enum EventKind: Hashable, Sendable {
     case transactionDeleted(Transaction)
     /// `iapctl clear` removed every transaction (Xcode's clearTransactions).
     case transactionsCleared(count: Int)
+    /// The App Store Server API changed what the App Store knows about a transaction
+    /// (`ServerAPIChange`: its app account token, its consumption information).
+    case serverAPI(ServerAPIChange)
 
     public var name: String {
         switch self {
@@ -145,6 +148,7 @@ public indirect enum EventKind: Hashable, Sendable {
         case .transactionRevoked: return "transactionRevoked"
         case .transactionDeleted: return "transactionDeleted"
         case .transactionsCleared: return "transactionsCleared"
+        case .serverAPI(let change): return change.name
         }
     }
 
@@ -164,6 +168,7 @@ public indirect enum EventKind: Hashable, Sendable {
             .subscriptionExpired, .transactionsCleared:
             return nil
         case .receipt(let e): return e.transaction
+        case .serverAPI(let change): return change.transaction
         }
     }
 }

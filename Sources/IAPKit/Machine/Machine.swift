@@ -75,6 +75,8 @@ public struct Machine: Sendable {
             try deleteTransaction(id, archive: archive, into: &effects)
         case .clearTransactions:
             try clearTransactions(archive: archive, into: &effects)
+        case .serverAPI(let request):
+            try applyServerAPI(request, archive: archive, into: &effects)
         }
         try flushFollowups(archive: archive, into: &effects)
         return effects

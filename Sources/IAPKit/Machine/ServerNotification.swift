@@ -54,6 +54,13 @@ extension EventKind {
             .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared, .productConsumed,
             .receipt:
             return nil
+        case .serverAPI(let change):
+            switch change {
+            // "The App Store extended the subscription renewal date for a specific subscription"
+            // (App Store Server Notifications, RENEWAL_EXTENDED), one request or a mass one.
+            case .renewalExtended: return ServerNotification("RENEWAL_EXTENDED")
+            case .appAccountTokenSet, .consumptionInformationReceived, .massExtensionCompleted: return nil
+            }
         }
     }
 }

@@ -45,6 +45,11 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var subscriptionGroups: [String: TransactionID]
     /// Non-renewing subscriptions: the time bought so far, by product.
     public var nonRenewing: [ProductID: NonRenewingEntitlement]
+    /// What the App Store Server API recorded per transaction (`ServerAPIRecord`); nil when
+    /// nothing (stores written before issue 13 have no such member).
+    public var serverAPIRecords: [TransactionID: ServerAPIRecord]?
+    /// Completed mass renewal-date extensions, oldest first; nil when none.
+    public var massExtensions: [MassExtension]?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {
@@ -92,6 +97,17 @@ public struct StoreState: Hashable, Sendable, Codable {
 
     /// Replaces the queue with one read from a checkpoint.
     mutating func replaceQueue(with stored: PaymentQueue) { queue = stored }
+
+    /// Stores a transaction's App Store Server API record; an empty map is kept as nil, so a
+    /// store that never had one compares equal to its reloaded self.
+    mutating func setServerAPIRecord(_ record: ServerAPIRecord?, for id: TransactionID) {
+        var all = serverAPIRecords ?? [:]
+        all[id] = record
+        serverAPIRecords = all.isEmpty ? nil : all
+    }
+
+    /// The app account token Set App Account Token gave an original transaction, if any.
+    public func appAccountToken(original: TransactionID) -> String? { serverAPIRecords?[original]?.appAccountToken }
 
     /// Puts a transaction in the queue, or replaces the queued version; finished (and deleted)
     /// ones leave it.

@@ -17,6 +17,26 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     case invalidInAppOwnershipType = 4000026
     case invalidRevoked = 4000030
     case invalidStatus = 4000031
+    case invalidAccountTenure = 4000032
+    case invalidAppAccountToken = 4000033
+    case invalidConsumptionStatus = 4000034
+    case invalidCustomerConsented = 4000035
+    case invalidDeliveryStatus = 4000036
+    case invalidLifetimeDollarsPurchased = 4000037
+    case invalidLifetimeDollarsRefunded = 4000038
+    case invalidPlatform = 4000039
+    case invalidPlayTime = 4000040
+    case invalidSampleContentProvided = 4000041
+    case invalidUserStatus = 4000042
+    case invalidTransactionTypeNotSupported = 4000047
+    case invalidExtendByDays = 4000009
+    case invalidExtendReasonCode = 4000010
+    case invalidRequestIdentifier = 4000011
+    case invalidEmptyStorefrontCountryCodeList = 4000027
+    case invalidStorefrontCountryCode = 4000028
+    case subscriptionExtensionIneligible = 4030004
+    case subscriptionMaxExtension = 4030005
+    case statusRequestNotFound = 4040009
     case invalidAppAccountTokenUUID = 4000183
     case transactionIdIsNotOriginalTransactionId = 4000187
     case originalTransactionIdNotFound = 4040005
@@ -31,6 +51,26 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .invalidRequestRevision: return "InvalidRequestRevisionError"
         case .invalidTransactionId: return "InvalidTransactionIdError"
         case .invalidOriginalTransactionId: return "InvalidOriginalTransactionIdError"
+        case .invalidAccountTenure: return "InvalidAccountTenureError"
+        case .invalidAppAccountToken: return "InvalidAppAccountTokenError"
+        case .invalidConsumptionStatus: return "InvalidConsumptionStatusError"
+        case .invalidCustomerConsented: return "InvalidCustomerConsentedError"
+        case .invalidDeliveryStatus: return "InvalidDeliveryStatusError"
+        case .invalidLifetimeDollarsPurchased: return "InvalidLifetimeDollarsPurchasedError"
+        case .invalidLifetimeDollarsRefunded: return "InvalidLifetimeDollarsRefundedError"
+        case .invalidPlatform: return "InvalidPlatformError"
+        case .invalidPlayTime: return "InvalidPlayTimeError"
+        case .invalidSampleContentProvided: return "InvalidSampleContentProvidedError"
+        case .invalidUserStatus: return "InvalidUserStatusError"
+        case .invalidTransactionTypeNotSupported: return "InvalidTransactionTypeNotSupportedError"
+        case .invalidExtendByDays: return "InvalidExtendByDaysError"
+        case .invalidExtendReasonCode: return "InvalidExtendReasonCodeError"
+        case .invalidRequestIdentifier: return "InvalidRequestIdentifierError"
+        case .invalidEmptyStorefrontCountryCodeList: return "InvalidEmptyStorefrontCountryCodeListError"
+        case .invalidStorefrontCountryCode: return "InvalidStorefrontCountryCodeError"
+        case .subscriptionExtensionIneligible: return "SubscriptionExtensionIneligibleError"
+        case .subscriptionMaxExtension: return "SubscriptionMaxExtensionError"
+        case .statusRequestNotFound: return "StatusRequestNotFoundError"
         case .invalidAppAccountTokenUUID: return "InvalidAppAccountTokenUUIDError"
         case .transactionIdIsNotOriginalTransactionId: return "TransactionIdIsNotOriginalTransactionIdError"
         case .originalTransactionIdNotFound: return "OriginalTransactionIdNotFoundError"
@@ -57,6 +97,29 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .invalidRequestRevision: return "Invalid request revision."
         case .invalidTransactionId: return "Invalid transaction id."
         case .invalidOriginalTransactionId: return "Invalid original transaction id."
+        case .invalidAccountTenure: return "Invalid request. The account tenure field is invalid."
+        case .invalidAppAccountToken: return "Invalid request. The app account token field is invalid."
+        case .invalidConsumptionStatus: return "Invalid request. The consumption status field is invalid."
+        case .invalidCustomerConsented:
+            return "Invalid request. The customer consented field is invalid or doesn't indicate that the customer consented."
+        case .invalidDeliveryStatus: return "Invalid request. The delivery status field is invalid."
+        case .invalidLifetimeDollarsPurchased: return "Invalid request. The lifetime dollars purchased field is invalid."
+        case .invalidLifetimeDollarsRefunded: return "Invalid request. The lifetime dollars refunded field is invalid."
+        case .invalidPlatform: return "Invalid request. The platform field is invalid."
+        case .invalidPlayTime: return "Invalid request. The playtime field is invalid."
+        case .invalidSampleContentProvided: return "Invalid request. The sample content provided field is invalid."
+        case .invalidUserStatus: return "Invalid request. The user status field is invalid."
+        case .invalidTransactionTypeNotSupported: return "Invalid request. The transaction type isn't supported by this endpoint."
+        case .invalidExtendByDays: return "Invalid request. The extend by days value is invalid."
+        case .invalidExtendReasonCode: return "Invalid request. The extend reason code is invalid."
+        case .invalidRequestIdentifier: return "Invalid request. The request identifier is invalid."
+        case .invalidEmptyStorefrontCountryCodeList: return "Invalid request. The storefront country code list is empty."
+        case .invalidStorefrontCountryCode: return "Invalid request. A storefront country code is invalid."
+        case .subscriptionExtensionIneligible: return "Forbidden - subscription state ineligible for extension."
+        case .subscriptionMaxExtension: return "Forbidden - subscription has reached maximum extension count."
+        case .statusRequestNotFound:
+            return
+                "The server didn't find a subscription-renewal-date extension request for this requestIdentifier and productId combination."
         case .invalidAppAccountTokenUUID: return "Invalid request. The app account token field must be a valid UUID."
         case .transactionIdIsNotOriginalTransactionId:
             return "Invalid request. The transaction ID provided is not an original transaction ID."

@@ -60,6 +60,21 @@ public struct AppStoreServerAPI: Sendable {
             self.appTransactionInfo(request, p)
         }
         r.add("POST", "/inApps/v1/transactions/{transactionId}/finish") { request, p in self.finishTransaction(request, p) }
+        r.add("PUT", "/inApps/v1/transactions/{originalTransactionId}/appAccountToken") { request, p in
+            self.setAppAccountToken(request, p)
+        }
+        r.add("POST", "/inApps/v1/subscriptions/extend/mass") { request, _ in self.massExtendRenewalDate(request) }
+        r.add("PUT", "/inApps/v1/subscriptions/extend/{originalTransactionId}") { request, p in self.extendRenewalDate(request, p)
+        }
+        r.add("GET", "/inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}") { request, p in
+            self.massExtensionStatus(request, p)
+        }
+        r.add("PUT", "/inApps/v1/transactions/consumption/{transactionId}") { request, p in
+            self.consumptionInformation(request, p, version: 1)
+        }
+        r.add("PUT", "/inApps/v2/transactions/consumption/{transactionId}") { request, p in
+            self.consumptionInformation(request, p, version: 2)
+        }
         r.add("POST", "/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: false) }
         r.add("POST", "/sandbox/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: true) }
         // Apple answers a verifyReceipt that is not a POST with status 21000, not with 405.

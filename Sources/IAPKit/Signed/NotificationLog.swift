@@ -45,6 +45,8 @@ public struct NotificationLog {
 
     /// The `environment` setting at the current point of the log.
     private var environment: ReceiptEnvironment
+    /// App account tokens the log has shown set through the App Store Server API so far.
+    private var appAccountTokens: [TransactionID: String] = [:]
     /// What the log has shown so far of each subscription, by original transaction id.
     private var subscriptions: [TransactionID: Tracked] = [:]
 
@@ -80,6 +82,8 @@ public struct NotificationLog {
         var transaction: Transaction? = nil
         var renewal: Renewal? = nil
         var environment: ReceiptEnvironment? = nil
+        /// An app account token set through the App Store Server API, for an original id.
+        var appAccountToken: (original: TransactionID, token: String)? = nil
 
         init(seq: UInt64, date: Timestamp, role: Role) {
             self.seq = seq
@@ -119,6 +123,17 @@ public struct NotificationLog {
                 .faultFired, .faultsCleared, .productConsumed, .receipt, .clockAdvanced, .transactionDeleted,
                 .transactionsCleared:
                 return nil
+            case .serverAPI(let change):
+                switch change {
+                case .appAccountTokenSet(let t, let token):
+                    // Later notifications of that original transaction carry it.
+                    appAccountToken = (t.id, token)
+                    return
+                case .renewalExtended(let t, let s, _, _, _):
+                    transaction = t
+                    renewal = Renewal(s)
+                case .consumptionInformationReceived, .massExtensionCompleted: return nil
+                }
             }
             notification = e.kind.serverNotification
         }
@@ -253,6 +268,10 @@ public struct NotificationLog {
             environment = env
             return
         }
+        if let set = entry.appAccountToken {
+            appAccountTokens[set.original] = set.token
+            return
+        }
         guard let n = entry.notification else { return }
         let seq = entry.seq
         let date = entry.date
@@ -268,9 +287,10 @@ public struct NotificationLog {
         }
         let type = n.type
         let subtype = n.subtype
-        let context = SignedDataContext(
+        var context = SignedDataContext(
             bundleID: session.state.bundleID, environment: environment, signedDate: date,
             appTransactionID: AppTransactionID.of(bundleID: session.state.bundleID))
+        context.appAccountTokens = appAccountTokens
         let uuid = NotificationUUID.make(bundleID: context.bundleID, seq: seq, date: date)
         let content = NotificationPayload.Content(
             notificationType: type, subtype: subtype, notificationUUID: uuid, appAppleID: appAppleID,

@@ -14,6 +14,15 @@ public struct SignedDataContext: Sendable, Equatable {
     /// The account's `appTransactionId` (`AppTransactionID`), written into every signed
     /// transaction and renewal info; nil leaves it out (payloads built outside a store).
     public var appTransactionID: String?
+    /// App account tokens set through the App Store Server API, by original transaction id:
+    /// they replace the one the purchase was made with (Set App Account Token).
+    public var appAccountTokens: [TransactionID: String] = [:]
+
+    /// The `appAccountToken` of signed data about original transaction `original`, whose
+    /// purchase carried `purchased`.
+    public func appAccountToken(original: TransactionID, purchased: String?) -> String? {
+        appAccountTokens[original] ?? purchased
+    }
 
     public init(bundleID: String, environment: ReceiptEnvironment, signedDate: Timestamp, appTransactionID: String? = nil) {
         self.bundleID = bundleID
@@ -27,6 +36,9 @@ public struct SignedDataContext: Sendable, Equatable {
         self.init(
             bundleID: state.bundleID, environment: state.settings.environment, signedDate: state.clock,
             appTransactionID: AppTransactionID.of(bundleID: state.bundleID))
+        if let records = state.serverAPIRecords {
+            for (id, record) in records { if let token = record.appAccountToken { appAccountTokens[id] = token } }
+        }
     }
 
     /// The `environment` value of signed data: "Sandbox", "Production", "Xcode" or "LocalTesting"

@@ -54,7 +54,7 @@ public enum SignedRenewalInfoPayload {
             w.key("offerDiscountType")
             w.string(OfferFields.discountType(offer))
         }
-        if let token = r.appAccountToken {
+        if let token = context.appAccountToken(original: r.originalTransactionID, purchased: r.appAccountToken) {
             w.key("appAccountToken")
             w.string(token)
         }

@@ -56,7 +56,7 @@ public enum SignedTransactionPayload {
         w.int(t.quantity)
         w.key("type")
         w.string(t.productType.signedTypeName)
-        if let token = AppAccountToken.token(for: t.userID) {
+        if let token = context.appAccountToken(original: t.originalID, purchased: AppAccountToken.token(for: t.userID)) {
             w.key("appAccountToken")
             w.string(token)
         }

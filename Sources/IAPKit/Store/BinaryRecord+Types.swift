@@ -327,3 +327,53 @@ extension Settings: BinaryRecord {
         return s
     }
 }
+
+extension ServerAPIRecord: BinaryRecord {
+    func encode(into w: inout ByteWriter) {
+        w.optional(appAccountToken) { $0.string($1) }
+        w.varint(UInt64(consumption.count))
+        for c in consumption {
+            w.int(c.version)
+            w.timestamp(c.received)
+            w.string(c.body)
+        }
+        w.varint(UInt64(extensions.count))
+        for date in extensions { w.timestamp(date) }
+    }
+
+    static func decode(from r: inout ByteReader) -> ServerAPIRecord? {
+        guard let token = r.optional({ $0.string() }), let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else {
+            return nil
+        }
+        var consumption: [ConsumptionInformation] = []
+        for _ in 0..<n {
+            guard let version = r.int(), let received = r.timestamp(), let body = r.string() else { return nil }
+            consumption.append(ConsumptionInformation(version: version, received: received, body: body))
+        }
+        guard let m = r.varint(), m <= UInt64(r.bytes.count - r.index) else { return nil }
+        var extensions: [Timestamp] = []
+        for _ in 0..<m {
+            guard let date = r.timestamp() else { return nil }
+            extensions.append(date)
+        }
+        return ServerAPIRecord(appAccountToken: token, consumption: consumption, extensions: extensions)
+    }
+}
+
+extension MassExtension: BinaryRecord {
+    func encode(into w: inout ByteWriter) {
+        w.string(requestIdentifier)
+        w.product(productID)
+        w.timestamp(completeDate)
+        w.int(succeeded)
+        w.int(failed)
+    }
+
+    static func decode(from r: inout ByteReader) -> MassExtension? {
+        guard let request = r.string(), let product = r.product(), let date = r.timestamp(), let succeeded = r.int(),
+            let failed = r.int()
+        else { return nil }
+        return MassExtension(
+            requestIdentifier: request, productID: product, completeDate: date, succeeded: succeeded, failed: failed)
+    }
+}

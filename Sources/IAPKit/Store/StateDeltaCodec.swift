@@ -22,6 +22,8 @@ enum StateDeltaCodec {
         case settings, ownershipUpsert, ownershipRemove, faults, nextFaultID, storedPayments, interruptedPurchases
         case ledgerUpsert, ledgerRemove, contentDownloads, postponedFinishes, signingSHA256
         case subscriptionUpsert, subscriptionRemove, groupUpsert, groupRemove, nonRenewingUpsert, nonRenewingRemove
+        // Issue 13 (the App Store Server API) numbers its fields from 100.
+        case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -118,6 +120,16 @@ enum StateDeltaCodec {
         }
         map(o.nonRenewing, new.nonRenewing, full, upsert: .nonRenewingUpsert, remove: .nonRenewingRemove, into: &w) {
             $0.product($1)
+        }
+        map(
+            o.serverAPIRecords ?? [:], new.serverAPIRecords ?? [:], full, upsert: .serverAPIRecordUpsert,
+            remove: .serverAPIRecordRemove, into: &w
+        ) { $0.id($1) }
+        if full || o.massExtensions != new.massExtensions {
+            tag(.massExtensions)
+            let all = new.massExtensions ?? []
+            w.varint(UInt64(all.count))
+            for m in all { w.record(m) }
         }
         tag(.end)
     }
@@ -229,6 +241,20 @@ enum StateDeltaCodec {
             case .nonRenewingRemove:
                 guard let k = r.product() else { return false }
                 s.nonRenewing[k] = nil
+            case .serverAPIRecordUpsert:
+                guard let k = r.id(), let v = r.record(ServerAPIRecord.self) else { return false }
+                s.setServerAPIRecord(v, for: k)
+            case .serverAPIRecordRemove:
+                guard let k = r.id() else { return false }
+                s.setServerAPIRecord(nil, for: k)
+            case .massExtensions:
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
+                var all: [MassExtension] = []
+                for _ in 0..<n {
+                    guard let m = r.record(MassExtension.self) else { return false }
+                    all.append(m)
+                }
+                s.massExtensions = all.isEmpty ? nil : all
             }
         }
     }

@@ -101,3 +101,22 @@ final class APIHarness {
 
     static func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 }
+
+/// `StoreWriting` over a store directory, for the mutating endpoints.
+struct TestWriter: StoreWriting {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    func write<R>(_ body: (StoreSession) throws -> R) throws -> R {
+        var other: (any Error)?
+        let result: R? = try Store(path: path, lockTimeout: 1).write { s throws(StoreError) -> R? in
+            do { return try body(s) } catch let e as StoreError { throw e } catch {
+                other = error
+                return nil
+            }
+        }
+        if let other { throw other }
+        return result!
+    }
+}
