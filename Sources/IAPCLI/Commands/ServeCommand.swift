@@ -103,7 +103,10 @@ enum ServeCommand {
         }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
         var endpoints = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier)
-        endpoints.writer = StoreWriterGate(path: c.storePath, lockTimeout: c.lockTimeout)
+        let writer = StoreWriterGate(path: c.storePath, lockTimeout: c.lockTimeout)
+        endpoints.writer = writer
+        endpoints.notificationURL = webhook?.description
+        endpoints.notificationHistory = StoreNotificationHistory(signer: signer, appAppleID: appAppleID)
         let router = endpoints.router()
         let stop = StopSignal()
         let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in router.respond(to: request) }
@@ -146,6 +149,14 @@ enum ServeCommand {
                 source: notificationSource(signer: signer, appAppleID: appAppleID), reader: reader,
                 transport: HTTPWebhookClient(url: webhook), policy: policy, since: lastEvent,
                 wait: { seconds in stop.wait(seconds: seconds) }, log: log.line)
+            // Each attempt is kept in the store (Get Test Notification Status, restarts).
+            deliverer.onAttempt = { seq, result in
+                do {
+                    _ = try writer.write { s in try s.apply(.serverAPI(.recordSendAttempt(seq: seq, result: result))) }
+                } catch {
+                    log.line("webhook: cannot record the attempt at notification \(seq) (\(error))")
+                }
+            }
             webhookRunning = true
             let storePath = c.storePath
             nonisolated(unsafe) let unsafeDeliverer = deliverer

@@ -63,6 +63,8 @@ enum EventText {
                     "renewal of \(s.originalID) extended \(days) day\(days == 1 ? "" : "s"): \(t.id) now expires \(s.expiresDate.rfc3339)"
             case .massExtensionCompleted(let m):
                 return "mass extension \(m.requestIdentifier) of \(m.productID): \(m.succeeded) extended, \(m.failed) failed"
+            case .testNotificationRequested:
+                return "test notification requested"
             }
         }
     }

@@ -178,6 +178,12 @@ public enum EventJSON {
             case .massExtensionCompleted(let m):
                 w.key("massExtension")
                 MassExtensionJSON.write(m, into: &w)
+            case .testNotificationRequested:
+                w.key("request")
+                w.beginObject()
+                w.key("kind")
+                w.string("testNotification")
+                w.endObject()
             }
         }
         w.endObject()

@@ -60,6 +60,12 @@ extension Machine {
             all.append(done)
             state.massExtensions = all
             emit(.serverAPI(.massExtensionCompleted(done)), into: &effects)
+        case .requestTestNotification:
+            emit(.serverAPI(.testNotificationRequested), into: &effects)
+        case .recordSendAttempt(let seq, let result):
+            var all = state.sendAttempts ?? [:]
+            all[seq, default: []].append(SendAttempt(date: state.clock, result: result))
+            state.sendAttempts = all
         }
     }
 

@@ -102,6 +102,23 @@ public enum ServerAPIRequest: Hashable, Sendable {
     /// Extend Subscription Renewal Dates for All Active Subscribers of a product, optionally only
     /// in some storefronts (ISO 3166-1 alpha-3 codes).
     case massExtendRenewalDate(ProductID, days: Int, reason: Int, requestIdentifier: String, storefronts: [String]?)
+    /// Request a Test Notification: a TEST notification goes to the webhook.
+    case requestTestNotification
+    /// `serve --webhook` tried to deliver the notification of event `seq`: the outcome, as
+    /// Apple's `sendAttemptResult` (SUCCESS, UNSUCCESSFUL_HTTP_RESPONSE_CODE, ...), dated by the
+    /// store's clock. Kept so Get Test Notification Status and a restart see it; no event.
+    case recordSendAttempt(seq: UInt64, result: String)
+}
+
+/// One delivery attempt of a notification (`sendAttempts` of Apple's responses).
+public struct SendAttempt: Hashable, Sendable, Codable {
+    public var date: Timestamp
+    public var result: String
+
+    public init(date: Timestamp, result: String) {
+        self.date = date
+        self.result = result
+    }
 }
 
 /// What an App Store Server API change did (`EventKind.serverAPI`): named `appAccountTokenSet`
@@ -113,6 +130,8 @@ public enum ServerAPIChange: Hashable, Sendable {
     case consumptionInformationReceived(Transaction, ConsumptionInformation)
     case renewalExtended(Transaction, Subscription, days: Int, reason: Int, requestIdentifier: String)
     case massExtensionCompleted(MassExtension)
+    /// Request a Test Notification: the TEST notification is this event's.
+    case testNotificationRequested
 
     public var name: String {
         switch self {
@@ -120,6 +139,7 @@ public enum ServerAPIChange: Hashable, Sendable {
         case .consumptionInformationReceived: return "consumptionInformationReceived"
         case .renewalExtended: return "renewalExtended"
         case .massExtensionCompleted: return "massExtensionCompleted"
+        case .testNotificationRequested: return "testNotificationRequested"
         }
     }
 
@@ -127,7 +147,7 @@ public enum ServerAPIChange: Hashable, Sendable {
         switch self {
         case .appAccountTokenSet(let t, _), .consumptionInformationReceived(let t, _), .renewalExtended(let t, _, _, _, _):
             return t
-        case .massExtensionCompleted: return nil
+        case .massExtensionCompleted, .testNotificationRequested: return nil
         }
     }
 }

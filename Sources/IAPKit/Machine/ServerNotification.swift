@@ -59,6 +59,9 @@ extension EventKind {
             // "The App Store extended the subscription renewal date for a specific subscription"
             // (App Store Server Notifications, RENEWAL_EXTENDED), one request or a mass one.
             case .renewalExtended: return ServerNotification("RENEWAL_EXTENDED")
+            // "A notification type that the App Store server sends when you request it by calling
+            // the Request a Test Notification endpoint" (notificationType TEST).
+            case .testNotificationRequested: return ServerNotification("TEST")
             case .appAccountTokenSet, .consumptionInformationReceived, .massExtensionCompleted: return nil
             }
         }

@@ -50,6 +50,8 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var serverAPIRecords: [TransactionID: ServerAPIRecord]?
     /// Completed mass renewal-date extensions, oldest first; nil when none.
     public var massExtensions: [MassExtension]?
+    /// The webhook's delivery attempts, by the notification's event `seq`; nil when none.
+    public var sendAttempts: [UInt64: [SendAttempt]]?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

@@ -37,6 +37,13 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     case subscriptionExtensionIneligible = 4030004
     case subscriptionMaxExtension = 4030005
     case statusRequestNotFound = 4040009
+    case invalidTestNotificationToken = 4000020
+    case serverNotificationURLNotFound = 4040007
+    case testNotificationNotFound = 4040008
+    case startDateTooFarInPast = 4000012
+    case invalidPaginationToken = 4000014
+    case invalidNotificationType = 4000018
+    case multipleFiltersSupplied = 4000019
     case invalidAppAccountTokenUUID = 4000183
     case transactionIdIsNotOriginalTransactionId = 4000187
     case originalTransactionIdNotFound = 4040005
@@ -71,6 +78,13 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .subscriptionExtensionIneligible: return "SubscriptionExtensionIneligibleError"
         case .subscriptionMaxExtension: return "SubscriptionMaxExtensionError"
         case .statusRequestNotFound: return "StatusRequestNotFoundError"
+        case .invalidTestNotificationToken: return "InvalidTestNotificationTokenError"
+        case .serverNotificationURLNotFound: return "ServerNotificationURLNotFoundError"
+        case .testNotificationNotFound: return "TestNotificationNotFoundError"
+        case .startDateTooFarInPast: return "StartDateTooFarInPastError"
+        case .invalidPaginationToken: return "InvalidPaginationTokenError"
+        case .invalidNotificationType: return "InvalidNotificationTypeError"
+        case .multipleFiltersSupplied: return "MultipleFiltersSuppliedError"
         case .invalidAppAccountTokenUUID: return "InvalidAppAccountTokenUUIDError"
         case .transactionIdIsNotOriginalTransactionId: return "TransactionIdIsNotOriginalTransactionIdError"
         case .originalTransactionIdNotFound: return "OriginalTransactionIdNotFoundError"
@@ -120,6 +134,16 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .statusRequestNotFound:
             return
                 "The server didn't find a subscription-renewal-date extension request for this requestIdentifier and productId combination."
+        case .invalidTestNotificationToken: return "Invalid request. The test notification token is invalid."
+        case .serverNotificationURLNotFound:
+            return
+                "No App Store Server Notification URL found for provided app. Check that a URL is configured in App Store Connect for this environment."
+        case .testNotificationNotFound:
+            return "Either the test notification token is expired or the notification and status are not yet available."
+        case .startDateTooFarInPast: return "Invalid request. The start date is earlier than the allowed start date."
+        case .invalidPaginationToken: return "Invalid request. The pagination token is invalid."
+        case .invalidNotificationType: return "Invalid request. The notification type or subtype is invalid."
+        case .multipleFiltersSupplied: return "Invalid request. Too many filters were supplied."
         case .invalidAppAccountTokenUUID: return "Invalid request. The app account token field must be a valid UUID."
         case .transactionIdIsNotOriginalTransactionId:
             return "Invalid request. The transaction ID provided is not an original transaction ID."

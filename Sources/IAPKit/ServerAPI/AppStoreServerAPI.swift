@@ -23,6 +23,11 @@ public struct AppStoreServerAPI: Sendable {
     /// Where the mutating endpoints (Finish Transaction, Set App Account Token, ...) apply their
     /// commands; nil answers them 501.
     public var writer: (any StoreWriting)?
+    /// The app's notification URL (`serve --webhook`); nil answers Request a Test Notification
+    /// 404 4040007, as Apple does for an app without one.
+    public var notificationURL: String?
+    /// The store's signed notifications, for the notification endpoints; nil answers them 501.
+    public var notificationHistory: (any NotificationHistorySource)?
     public var receiptVerifier: (any ReceiptVerifying)?
     public var subscriptionStatus: any SubscriptionStatusResolving
     /// `appAppleId` in responses; Apple leaves it out when the app has none (sandbox, Xcode).
@@ -64,6 +69,11 @@ public struct AppStoreServerAPI: Sendable {
             self.setAppAccountToken(request, p)
         }
         r.add("POST", "/inApps/v1/subscriptions/extend/mass") { request, _ in self.massExtendRenewalDate(request) }
+        r.add("POST", "/inApps/v1/notifications/test") { request, _ in self.requestTestNotification(request) }
+        r.add("POST", "/inApps/v1/notifications/history") { request, _ in self.notificationHistoryPage(request) }
+        r.add("GET", "/inApps/v1/notifications/test/{testNotificationToken}") { request, p in
+            self.testNotificationStatus(request, p)
+        }
         r.add("PUT", "/inApps/v1/subscriptions/extend/{originalTransactionId}") { request, p in self.extendRenewalDate(request, p)
         }
         r.add("GET", "/inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}") { request, p in

@@ -132,6 +132,7 @@ public struct NotificationLog {
                 case .renewalExtended(let t, let s, _, _, _):
                     transaction = t
                     renewal = Renewal(s)
+                case .testNotificationRequested: break
                 case .consumptionInformationReceived, .massExtensionCompleted: return nil
                 }
             }
@@ -282,9 +283,11 @@ public struct NotificationLog {
             info = renewalInfo(renewal)
         }
         guard seq > since else { return }
-        guard let subject = latest else {
+        // TEST carries no transaction (its data has the app and the environment only).
+        guard latest != nil || n.type == "TEST" else {
             throw .damaged(path: session.storePath, problem: "event \(seq) (\(n.type)) names no transaction the log shows")
         }
+        let subject = latest
         let type = n.type
         let subtype = n.subtype
         var context = SignedDataContext(
@@ -295,12 +298,13 @@ public struct NotificationLog {
         let content = NotificationPayload.Content(
             notificationType: type, subtype: subtype, notificationUUID: uuid, appAppleID: appAppleID,
             bundleVersion: session.state.appVersion,
-            signedTransactionInfo: signer.sign(SignedTransactionPayload.bytes(subject, context: context)),
+            signedTransactionInfo: subject.map { signer.sign(SignedTransactionPayload.bytes($0, context: context)) },
             signedRenewalInfo: info.map { signer.sign(SignedRenewalInfoPayload.bytes($0, context: context)) },
             status: info?.status)
         found.append(
             SignedNotification(
-                seq: seq, date: date, notificationType: type, subtype: subtype, notificationUUID: uuid, transactionID: subject.id,
+                seq: seq, date: date, notificationType: type, subtype: subtype, notificationUUID: uuid,
+                transactionID: subject?.id,
                 signedPayload: signer.sign(NotificationPayload.bytes(content, context: context))))
     }
 

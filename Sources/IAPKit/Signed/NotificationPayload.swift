@@ -17,13 +17,14 @@ public enum NotificationPayload {
         public var notificationUUID: String
         public var appAppleID: Int64?
         public var bundleVersion: String
-        public var signedTransactionInfo: String
+        /// Absent for TEST, which is about no transaction.
+        public var signedTransactionInfo: String?
         public var signedRenewalInfo: String?
         public var status: SubscriptionStatus?
 
         public init(
             notificationType: String, subtype: String?, notificationUUID: String, appAppleID: Int64?, bundleVersion: String,
-            signedTransactionInfo: String, signedRenewalInfo: String?, status: SubscriptionStatus?
+            signedTransactionInfo: String?, signedRenewalInfo: String?, status: SubscriptionStatus?
         ) {
             self.notificationType = notificationType
             self.subtype = subtype
@@ -59,8 +60,10 @@ public enum NotificationPayload {
         w.string(c.bundleVersion)
         w.key("environment")
         w.string(context.environmentName)
-        w.key("signedTransactionInfo")
-        w.string(c.signedTransactionInfo)
+        if let info = c.signedTransactionInfo {
+            w.key("signedTransactionInfo")
+            w.string(info)
+        }
         if let renewal = c.signedRenewalInfo {
             w.key("signedRenewalInfo")
             w.string(renewal)

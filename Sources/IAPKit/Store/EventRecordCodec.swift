@@ -178,6 +178,8 @@ enum EventRecordCodec {
             case .massExtensionCompleted(let m):
                 kind(103)
                 w.record(m)
+            case .testNotificationRequested:
+                kind(104)
             }
         case .transactionsCleared(let count):
             kind(36)
@@ -333,6 +335,8 @@ enum EventRecordCodec {
         case 103:
             guard let m = r.record(MassExtension.self) else { return nil }
             kind = .serverAPI(.massExtensionCompleted(m))
+        case 104:
+            kind = .serverAPI(.testNotificationRequested)
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

@@ -23,7 +23,7 @@ enum StateDeltaCodec {
         case ledgerUpsert, ledgerRemove, contentDownloads, postponedFinishes, signingSHA256
         case subscriptionUpsert, subscriptionRemove, groupUpsert, groupRemove, nonRenewingUpsert, nonRenewingRemove
         // Issue 13 (the App Store Server API) numbers its fields from 100.
-        case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions
+        case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions, sendAttempts
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -130,6 +130,20 @@ enum StateDeltaCodec {
             let all = new.massExtensions ?? []
             w.varint(UInt64(all.count))
             for m in all { w.record(m) }
+        }
+        if full || o.sendAttempts != new.sendAttempts {
+            // The whole map: it changes one attempt at a time and stays small.
+            tag(.sendAttempts)
+            let all = new.sendAttempts ?? [:]
+            w.varint(UInt64(all.count))
+            for seq in all.keys.sorted() {
+                w.varint(seq)
+                w.varint(UInt64(all[seq]!.count))
+                for a in all[seq]! {
+                    w.timestamp(a.date)
+                    w.string(a.result)
+                }
+            }
         }
         tag(.end)
     }
@@ -255,6 +269,19 @@ enum StateDeltaCodec {
                     all.append(m)
                 }
                 s.massExtensions = all.isEmpty ? nil : all
+            case .sendAttempts:
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
+                var all: [UInt64: [SendAttempt]] = [:]
+                for _ in 0..<n {
+                    guard let seq = r.varint(), let m = r.varint(), m <= UInt64(r.bytes.count - r.index) else { return false }
+                    var list: [SendAttempt] = []
+                    for _ in 0..<m {
+                        guard let date = r.timestamp(), let result = r.string() else { return false }
+                        list.append(SendAttempt(date: date, result: result))
+                    }
+                    all[seq] = list
+                }
+                s.sendAttempts = all.isEmpty ? nil : all
             }
         }
     }
