@@ -55,7 +55,8 @@ extension Machine {
                 succeeded += 1
             }
             let done = MassExtension(
-                requestIdentifier: request, productID: product, completeDate: state.clock, succeeded: succeeded, failed: failed)
+                requestIdentifier: request, productID: product, completeDate: state.clock, succeeded: succeeded, failed: failed,
+                storefronts: storefronts)
             var all = state.massExtensions ?? []
             all.append(done)
             state.massExtensions = all

@@ -33,13 +33,19 @@ public struct MassExtension: Hashable, Sendable, Codable {
     public var completeDate: Timestamp
     public var succeeded: Int
     public var failed: Int
+    /// The storefronts the request named; nil for every storefront.
+    public var storefronts: [String]?
 
-    public init(requestIdentifier: String, productID: ProductID, completeDate: Timestamp, succeeded: Int, failed: Int) {
+    public init(
+        requestIdentifier: String, productID: ProductID, completeDate: Timestamp, succeeded: Int, failed: Int,
+        storefronts: [String]? = nil
+    ) {
         self.requestIdentifier = requestIdentifier
         self.productID = productID
         self.completeDate = completeDate
         self.succeeded = succeeded
         self.failed = failed
+        self.storefronts = storefronts
     }
 }
 

@@ -62,7 +62,10 @@ extension EventKind {
             // "A notification type that the App Store server sends when you request it by calling
             // the Request a Test Notification endpoint" (notificationType TEST).
             case .testNotificationRequested: return ServerNotification("TEST")
-            case .appAccountTokenSet, .consumptionInformationReceived, .massExtensionCompleted: return nil
+            // "The App Store completed a request to extend the subscription renewal date for all
+            // eligible subscribers" (RENEWAL_EXTENSION, SUMMARY), with a summary object.
+            case .massExtensionCompleted: return ServerNotification("RENEWAL_EXTENSION", "SUMMARY")
+            case .appAccountTokenSet, .consumptionInformationReceived: return nil
             }
         }
     }

@@ -82,6 +82,8 @@ public struct NotificationLog {
         var transaction: Transaction? = nil
         var renewal: Renewal? = nil
         var environment: ReceiptEnvironment? = nil
+        /// The completed mass extension a RENEWAL_EXTENSION SUMMARY reports.
+        var summary: MassExtension? = nil
         /// An app account token set through the App Store Server API, for an original id.
         var appAccountToken: (original: TransactionID, token: String)? = nil
 
@@ -133,7 +135,8 @@ public struct NotificationLog {
                     transaction = t
                     renewal = Renewal(s)
                 case .testNotificationRequested: break
-                case .consumptionInformationReceived, .massExtensionCompleted: return nil
+                case .massExtensionCompleted(let m): summary = m
+                case .consumptionInformationReceived: return nil
                 }
             }
             notification = e.kind.serverNotification
@@ -284,7 +287,7 @@ public struct NotificationLog {
         }
         guard seq > since else { return }
         // TEST carries no transaction (its data has the app and the environment only).
-        guard latest != nil || n.type == "TEST" else {
+        guard latest != nil || n.type == "TEST" || entry.summary != nil else {
             throw .damaged(path: session.storePath, problem: "event \(seq) (\(n.type)) names no transaction the log shows")
         }
         let subject = latest
@@ -300,7 +303,7 @@ public struct NotificationLog {
             bundleVersion: session.state.appVersion,
             signedTransactionInfo: subject.map { signer.sign(SignedTransactionPayload.bytes($0, context: context)) },
             signedRenewalInfo: info.map { signer.sign(SignedRenewalInfoPayload.bytes($0, context: context)) },
-            status: info?.status)
+            status: info?.status, summary: entry.summary)
         found.append(
             SignedNotification(
                 seq: seq, date: date, notificationType: type, subtype: subtype, notificationUUID: uuid,

@@ -367,13 +367,27 @@ extension MassExtension: BinaryRecord {
         w.timestamp(completeDate)
         w.int(succeeded)
         w.int(failed)
+        w.optional(storefronts) { w, list in
+            w.varint(UInt64(list.count))
+            for code in list { w.string(code) }
+        }
     }
 
     static func decode(from r: inout ByteReader) -> MassExtension? {
         guard let request = r.string(), let product = r.product(), let date = r.timestamp(), let succeeded = r.int(),
-            let failed = r.int()
+            let failed = r.int(),
+            let storefronts = r.optional({ r -> [String]? in
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return nil }
+                var list: [String] = []
+                for _ in 0..<n {
+                    guard let code = r.string() else { return nil }
+                    list.append(code)
+                }
+                return list
+            })
         else { return nil }
         return MassExtension(
-            requestIdentifier: request, productID: product, completeDate: date, succeeded: succeeded, failed: failed)
+            requestIdentifier: request, productID: product, completeDate: date, succeeded: succeeded, failed: failed,
+            storefronts: storefronts)
     }
 }
