@@ -19,6 +19,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notFound = HTTPStatus(404, "Not Found")
     public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
     public static let requestTimeout = HTTPStatus(408, "Request Timeout")
+    public static let conflict = HTTPStatus(409, "Conflict")
     /// RFC 9110 renamed "Payload Too Large" to "Content Too Large".
     public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
     public static let uriTooLong = HTTPStatus(414, "URI Too Long")

@@ -65,6 +65,8 @@ enum EventText {
                 return "mass extension \(m.requestIdentifier) of \(m.productID): \(m.succeeded) extended, \(m.failed) failed"
             case .testNotificationRequested:
                 return "test notification requested"
+            case .retentionChanged(let change):
+                return "\(change.name) \(change.fields.prefix(3).joined(separator: " "))"
             }
         }
     }

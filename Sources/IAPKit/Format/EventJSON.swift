@@ -184,6 +184,11 @@ public enum EventJSON {
                 w.key("kind")
                 w.string("testNotification")
                 w.endObject()
+            case .retentionChanged(let change):
+                w.key("retention")
+                w.beginArray()
+                for f in change.fields { w.string(f) }
+                w.endArray()
             }
         }
         w.endObject()

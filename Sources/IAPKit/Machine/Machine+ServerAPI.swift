@@ -67,6 +67,11 @@ extension Machine {
             var all = state.sendAttempts ?? [:]
             all[seq, default: []].append(SendAttempt(date: state.clock, result: result))
             state.sendAttempts = all
+        case .retention(let change):
+            var config = state.retention ?? RetentionMessaging()
+            config.apply(change)
+            state.retention = config.isEmpty ? nil : config
+            emit(.serverAPI(.retentionChanged(change)), into: &effects)
         }
     }
 

@@ -114,6 +114,8 @@ public enum ServerAPIRequest: Hashable, Sendable {
     /// Apple's `sendAttemptResult` (SUCCESS, UNSUCCESSFUL_HTTP_RESPONSE_CODE, ...), dated by the
     /// store's clock. Kept so Get Test Notification Status and a restart see it; no event.
     case recordSendAttempt(seq: UInt64, result: String)
+    /// A change of the Retention Messaging configuration.
+    case retention(RetentionChange)
 }
 
 /// One delivery attempt of a notification (`sendAttempts` of Apple's responses).
@@ -138,6 +140,7 @@ public enum ServerAPIChange: Hashable, Sendable {
     case massExtensionCompleted(MassExtension)
     /// Request a Test Notification: the TEST notification is this event's.
     case testNotificationRequested
+    case retentionChanged(RetentionChange)
 
     public var name: String {
         switch self {
@@ -146,6 +149,7 @@ public enum ServerAPIChange: Hashable, Sendable {
         case .renewalExtended: return "renewalExtended"
         case .massExtensionCompleted: return "massExtensionCompleted"
         case .testNotificationRequested: return "testNotificationRequested"
+        case .retentionChanged(let change): return change.name
         }
     }
 
@@ -153,7 +157,7 @@ public enum ServerAPIChange: Hashable, Sendable {
         switch self {
         case .appAccountTokenSet(let t, _), .consumptionInformationReceived(let t, _), .renewalExtended(let t, _, _, _, _):
             return t
-        case .massExtensionCompleted, .testNotificationRequested: return nil
+        case .massExtensionCompleted, .testNotificationRequested, .retentionChanged: return nil
         }
     }
 }

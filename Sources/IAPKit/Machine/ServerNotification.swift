@@ -65,7 +65,7 @@ extension EventKind {
             // "The App Store completed a request to extend the subscription renewal date for all
             // eligible subscribers" (RENEWAL_EXTENSION, SUMMARY), with a summary object.
             case .massExtensionCompleted: return ServerNotification("RENEWAL_EXTENSION", "SUMMARY")
-            case .appAccountTokenSet, .consumptionInformationReceived: return nil
+            case .appAccountTokenSet, .consumptionInformationReceived, .retentionChanged: return nil
             }
         }
     }

@@ -52,6 +52,8 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var massExtensions: [MassExtension]?
     /// The webhook's delivery attempts, by the notification's event `seq`; nil when none.
     public var sendAttempts: [UInt64: [SendAttempt]]?
+    /// Retention Messaging: images, messages, defaults, the realtime URL; nil when none.
+    public var retention: RetentionMessaging?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

@@ -44,6 +44,23 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     case invalidPaginationToken = 4000014
     case invalidNotificationType = 4000018
     case multipleFiltersSupplied = 4000019
+    case invalidImage = 4000161
+    case headerTooLong = 4000162
+    case bodyTooLong = 4000163
+    case invalidLocale = 4000164
+    case altTextTooLong = 4000175
+    case badRequestRealtimeUrl = 4000215
+    case badRequestImageSize = 4000216
+    case badRequestTooManyBulletPoints = 4000218
+    case badRequestBulletPointTextTooLong = 4000219
+    case badRequestAboveImageRequiresAnImage = 4000224
+    case imageInUse = 4030019
+    case imageNotFound = 4040014
+    case messageNotFound = 4040015
+    case defaultMessageNotFound = 4040020
+    case realtimeUrlNotFound = 4040021
+    case imageAlreadyExists = 4090000
+    case messageAlreadyExists = 4090001
     case invalidAppAccountTokenUUID = 4000183
     case transactionIdIsNotOriginalTransactionId = 4000187
     case originalTransactionIdNotFound = 4040005
@@ -85,6 +102,23 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .invalidPaginationToken: return "InvalidPaginationTokenError"
         case .invalidNotificationType: return "InvalidNotificationTypeError"
         case .multipleFiltersSupplied: return "MultipleFiltersSuppliedError"
+        case .invalidImage: return "InvalidImageError"
+        case .headerTooLong: return "HeaderTooLongError"
+        case .bodyTooLong: return "BodyTooLongError"
+        case .invalidLocale: return "InvalidLocaleError"
+        case .altTextTooLong: return "AltTextTooLongError"
+        case .badRequestRealtimeUrl: return "BadRequestRealtimeUrlError"
+        case .badRequestImageSize: return "BadRequestImageSizeError"
+        case .badRequestTooManyBulletPoints: return "BadRequestTooManyBulletPointsError"
+        case .badRequestBulletPointTextTooLong: return "BadRequestBulletPointTextTooLongError"
+        case .badRequestAboveImageRequiresAnImage: return "BadRequestAboveImageRequiresAnImageError"
+        case .imageInUse: return "ImageInUseError"
+        case .imageNotFound: return "ImageNotFoundError"
+        case .messageNotFound: return "MessageNotFoundError"
+        case .defaultMessageNotFound: return "DefaultMessageNotFoundError"
+        case .realtimeUrlNotFound: return "RealtimeUrlNotFoundError"
+        case .imageAlreadyExists: return "ImageAlreadyExistsError"
+        case .messageAlreadyExists: return "MessageAlreadyExistsError"
         case .invalidAppAccountTokenUUID: return "InvalidAppAccountTokenUUIDError"
         case .transactionIdIsNotOriginalTransactionId: return "TransactionIdIsNotOriginalTransactionIdError"
         case .originalTransactionIdNotFound: return "OriginalTransactionIdNotFoundError"
@@ -144,6 +178,23 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .invalidPaginationToken: return "Invalid request. The pagination token is invalid."
         case .invalidNotificationType: return "Invalid request. The notification type or subtype is invalid."
         case .multipleFiltersSupplied: return "Invalid request. Too many filters were supplied."
+        case .invalidImage: return "Invalid request. The image that you uploaded is invalid."
+        case .headerTooLong: return "Invalid request. The header text is too long."
+        case .bodyTooLong: return "Invalid request. The body text is too long."
+        case .invalidLocale: return "Invalid request. The locale is invalid."
+        case .altTextTooLong: return "Invalid request. The alternative text for an image is too long."
+        case .badRequestRealtimeUrl: return "Invalid request. The realtime URL is invalid."
+        case .badRequestImageSize: return "Invalid request. The image size is invalid."
+        case .badRequestTooManyBulletPoints: return "Invalid request. There are too many bullet points."
+        case .badRequestBulletPointTextTooLong: return "Invalid request. A bullet point's text is too long."
+        case .badRequestAboveImageRequiresAnImage: return "Invalid request. The ABOVE_IMAGE header position requires an image."
+        case .imageInUse: return "The image is in use by a message."
+        case .imageNotFound: return "The system can't find the image identifier."
+        case .messageNotFound: return "The system can't find the message identifier."
+        case .defaultMessageNotFound: return "The system can't find the default message."
+        case .realtimeUrlNotFound: return "The system can't find the realtime URL."
+        case .imageAlreadyExists: return "The image identifier already exists."
+        case .messageAlreadyExists: return "The message identifier already exists."
         case .invalidAppAccountTokenUUID: return "Invalid request. The app account token field must be a valid UUID."
         case .transactionIdIsNotOriginalTransactionId:
             return "Invalid request. The transaction ID provided is not an original transaction ID."
@@ -170,6 +221,7 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case 400: return .badRequest
         case 403: return .forbidden
         case 404: return .notFound
+        case 409: return .conflict
         default: return .internalServerError
         }
     }

@@ -71,6 +71,18 @@ public struct AppStoreServerAPI: Sendable {
         r.add("POST", "/inApps/v1/subscriptions/extend/mass") { request, _ in self.massExtendRenewalDate(request) }
         r.add("POST", "/inApps/v1/notifications/test") { request, _ in self.requestTestNotification(request) }
         r.add("POST", "/inApps/v1/notifications/history") { request, _ in self.notificationHistoryPage(request) }
+        r.add("GET", "/inApps/v1/messaging/image/list") { request, _ in self.imageList(request) }
+        r.add("PUT", "/inApps/v1/messaging/image/{imageIdentifier}") { request, p in self.uploadImage(request, p) }
+        r.add("DELETE", "/inApps/v1/messaging/image/{imageIdentifier}") { request, p in self.deleteImage(request, p) }
+        r.add("GET", "/inApps/v1/messaging/message/list") { request, _ in self.messageList(request) }
+        r.add("PUT", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.uploadMessage(request, p) }
+        r.add("DELETE", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.deleteMessage(request, p) }
+        for method in ["GET", "PUT", "DELETE"] {
+            r.add(method, "/inApps/v1/messaging/default/{productId}/{locale}") { request, p in
+                self.defaultMessage(request, p, method: method)
+            }
+            r.add(method, "/inApps/v1/messaging/realtime/url") { request, _ in self.realtimeURL(request, method: method) }
+        }
         r.add("GET", "/inApps/v1/notifications/test/{testNotificationToken}") { request, p in
             self.testNotificationStatus(request, p)
         }

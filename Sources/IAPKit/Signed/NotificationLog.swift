@@ -136,7 +136,7 @@ public struct NotificationLog {
                     renewal = Renewal(s)
                 case .testNotificationRequested: break
                 case .massExtensionCompleted(let m): summary = m
-                case .consumptionInformationReceived: return nil
+                case .consumptionInformationReceived, .retentionChanged: return nil
                 }
             }
             notification = e.kind.serverNotification

@@ -391,3 +391,55 @@ extension MassExtension: BinaryRecord {
             storefronts: storefronts)
     }
 }
+
+extension RetentionMessaging: BinaryRecord {
+    func encode(into w: inout ByteWriter) {
+        w.varint(UInt64(images.count))
+        for id in images.keys.sorted() {
+            w.string(id)
+            w.string(images[id]!)
+        }
+        w.varint(UInt64(messages.count))
+        for id in messages.keys.sorted() {
+            let m = messages[id]!
+            w.string(id)
+            w.string(m.body)
+            w.varint(UInt64(m.imageIDs.count))
+            for image in m.imageIDs { w.string(image) }
+        }
+        w.varint(UInt64(defaults.count))
+        for key in defaults.keys.sorted() {
+            w.string(key)
+            w.string(defaults[key]!)
+        }
+        w.optional(realtimeURL) { $0.string($1) }
+    }
+
+    static func decode(from r: inout ByteReader) -> RetentionMessaging? {
+        var out = RetentionMessaging()
+        func count() -> UInt64? { r.varint().flatMap { $0 <= UInt64(r.bytes.count - r.index) ? $0 : nil } }
+        guard let nImages = count() else { return nil }
+        for _ in 0..<nImages {
+            guard let id = r.string(), let size = r.string() else { return nil }
+            out.images[id] = size
+        }
+        guard let nMessages = count() else { return nil }
+        for _ in 0..<nMessages {
+            guard let id = r.string(), let body = r.string(), let n = count() else { return nil }
+            var images: [String] = []
+            for _ in 0..<n {
+                guard let image = r.string() else { return nil }
+                images.append(image)
+            }
+            out.messages[id] = RetentionMessage(body: body, imageIDs: images)
+        }
+        guard let nDefaults = count() else { return nil }
+        for _ in 0..<nDefaults {
+            guard let key = r.string(), let message = r.string() else { return nil }
+            out.defaults[key] = message
+        }
+        guard let url = r.optional({ $0.string() }) else { return nil }
+        out.realtimeURL = url
+        return out
+    }
+}

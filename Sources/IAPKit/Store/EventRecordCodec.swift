@@ -180,6 +180,11 @@ enum EventRecordCodec {
                 w.record(m)
             case .testNotificationRequested:
                 kind(104)
+            case .retentionChanged(let change):
+                kind(105)
+                w.int(change.code)
+                w.varint(UInt64(change.fields.count))
+                for f in change.fields { w.string(f) }
             }
         case .transactionsCleared(let count):
             kind(36)
@@ -337,6 +342,15 @@ enum EventRecordCodec {
             kind = .serverAPI(.massExtensionCompleted(m))
         case 104:
             kind = .serverAPI(.testNotificationRequested)
+        case 105:
+            guard let code = r.int(), let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return nil }
+            var fields: [String] = []
+            for _ in 0..<n {
+                guard let f = r.string() else { return nil }
+                fields.append(f)
+            }
+            guard let change = RetentionChange(code: code, fields: fields) else { return nil }
+            kind = .serverAPI(.retentionChanged(change))
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

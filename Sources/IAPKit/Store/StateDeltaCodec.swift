@@ -23,7 +23,7 @@ enum StateDeltaCodec {
         case ledgerUpsert, ledgerRemove, contentDownloads, postponedFinishes, signingSHA256
         case subscriptionUpsert, subscriptionRemove, groupUpsert, groupRemove, nonRenewingUpsert, nonRenewingRemove
         // Issue 13 (the App Store Server API) numbers its fields from 100.
-        case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions, sendAttempts
+        case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions, sendAttempts, retention
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -130,6 +130,10 @@ enum StateDeltaCodec {
             let all = new.massExtensions ?? []
             w.varint(UInt64(all.count))
             for m in all { w.record(m) }
+        }
+        if full || o.retention != new.retention {
+            tag(.retention)
+            w.optional(new.retention) { $0.record($1) }
         }
         if full || o.sendAttempts != new.sendAttempts {
             // The whole map: it changes one attempt at a time and stays small.
@@ -269,6 +273,9 @@ enum StateDeltaCodec {
                     all.append(m)
                 }
                 s.massExtensions = all.isEmpty ? nil : all
+            case .retention:
+                guard let v = r.optional({ $0.record(RetentionMessaging.self) }) else { return false }
+                s.retention = v
             case .sendAttempts:
                 guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
                 var all: [UInt64: [SendAttempt]] = [:]
