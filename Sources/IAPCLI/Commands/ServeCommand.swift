@@ -107,6 +107,7 @@ enum ServeCommand {
         endpoints.writer = writer
         endpoints.notificationURL = webhook?.description
         endpoints.notificationHistory = StoreNotificationHistory(signer: signer, appAppleID: appAppleID)
+        endpoints.realtimeCaller = RealtimeHTTPCaller()
         let router = endpoints.router()
         let stop = StopSignal()
         let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in router.respond(to: request) }

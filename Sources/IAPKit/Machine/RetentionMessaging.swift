@@ -10,10 +10,14 @@ public struct RetentionMessaging: Hashable, Sendable, Codable {
     /// `"productId locale"` -> message identifier.
     public var defaults: [String: String] = [:]
     public var realtimeURL: String?
+    /// Performance test runs by request id, as `PerformanceTestRun.fields`.
+    public var performanceTests: [String: [String]] = [:]
 
     public init() {}
 
-    public var isEmpty: Bool { images.isEmpty && messages.isEmpty && defaults.isEmpty && realtimeURL == nil }
+    public var isEmpty: Bool {
+        images.isEmpty && messages.isEmpty && defaults.isEmpty && realtimeURL == nil && performanceTests.isEmpty
+    }
 
     static func defaultKey(product: String, locale: String) -> String { product + " " + locale }
 
@@ -29,6 +33,7 @@ public struct RetentionMessaging: Hashable, Sendable, Codable {
         case .defaultDeleted(let product, let locale): defaults[Self.defaultKey(product: product, locale: locale)] = nil
         case .realtimeURLConfigured(let url): realtimeURL = url
         case .realtimeURLDeleted: realtimeURL = nil
+        case .performanceTestRecorded(let fields): if let id = fields.first { performanceTests[id] = fields }
         }
     }
 }
@@ -57,6 +62,8 @@ public enum RetentionChange: Hashable, Sendable {
     case defaultDeleted(product: String, locale: String)
     case realtimeURLConfigured(String)
     case realtimeURLDeleted
+    /// A finished performance test (`PerformanceTestRun.fields`).
+    case performanceTestRecorded([String])
 
     public var code: Int {
         switch self {
@@ -68,6 +75,7 @@ public enum RetentionChange: Hashable, Sendable {
         case .defaultDeleted: return 6
         case .realtimeURLConfigured: return 7
         case .realtimeURLDeleted: return 8
+        case .performanceTestRecorded: return 9
         }
     }
 
@@ -80,6 +88,7 @@ public enum RetentionChange: Hashable, Sendable {
         case .defaultDeleted(let product, let locale): return [product, locale]
         case .realtimeURLConfigured(let url): return [url]
         case .realtimeURLDeleted: return []
+        case .performanceTestRecorded(let fields): return fields
         }
     }
 
@@ -93,6 +102,7 @@ public enum RetentionChange: Hashable, Sendable {
         case (6, 2): self = .defaultDeleted(product: f[0], locale: f[1])
         case (7, 1): self = .realtimeURLConfigured(f[0])
         case (8, 0): self = .realtimeURLDeleted
+        case (9, PerformanceTestRun.fieldCount): self = .performanceTestRecorded(f)
         default: return nil
         }
     }
@@ -108,6 +118,75 @@ public enum RetentionChange: Hashable, Sendable {
         case .defaultDeleted: return "retentionDefaultMessageDeleted"
         case .realtimeURLConfigured: return "retentionRealtimeURLConfigured"
         case .realtimeURLDeleted: return "retentionRealtimeURLDeleted"
+        case .performanceTestRecorded: return "retentionPerformanceTestRecorded"
         }
+    }
+}
+
+/// A finished Retention Messaging performance test: iapctl called the realtime URL
+/// `PerformanceTestRun.totalRequests` times, one after another, with signed realtime requests,
+/// and measured each answer (wall-clock milliseconds: the one measured, not simulated, value in
+/// the store). A call succeeds with a 2xx within `responseTimeThreshold` ms.
+public struct PerformanceTestRun: Hashable, Sendable {
+    public static let totalRequests = 10
+    public static let maxConcurrentRequests = 1
+    public static let totalDuration = 10_000
+    /// Apple: "respond to requests within approximately 700 ms".
+    public static let responseTimeThreshold = 700
+    public static let successRateThreshold = 95
+    static let fieldCount = 11
+
+    public var requestID: String
+    public var target: String
+    public var originalTransactionID: String
+    public var successRate: Int
+    /// average, p50, p90, p95, p99 in milliseconds.
+    public var times: [Int]
+    /// `sendAttemptResult` -> count, for the calls that failed.
+    public var failures: [(String, Int)]
+
+    public var passed: Bool { successRate >= Self.successRateThreshold }
+
+    public init(
+        requestID: String, target: String, originalTransactionID: String, successRate: Int, times: [Int],
+        failures: [(String, Int)]
+    ) {
+        self.requestID = requestID
+        self.target = target
+        self.originalTransactionID = originalTransactionID
+        self.successRate = successRate
+        self.times = times
+        self.failures = failures
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.fields == b.fields }
+    public func hash(into h: inout Hasher) { h.combine(fields) }
+
+    /// [requestID, target, original, successRate, average, p50, p90, p95, p99, failures as
+    /// "RESULT=N,RESULT=N", "v1"].
+    public var fields: [String] {
+        [requestID, target, originalTransactionID, String(successRate)] + times.map(String.init)
+            + [failures.map { "\($0.0)=\($0.1)" }.joined(separator: ","), "v1"]
+    }
+
+    public init?(fields f: [String]) {
+        guard f.count == Self.fieldCount, let rate = Int(f[3]) else { return nil }
+        let times = f[4..<9].compactMap { Int($0) }
+        guard times.count == 5 else { return nil }
+        var failures: [(String, Int)] = []
+        for item in f[9].split(separator: ",") {
+            let pair = item.split(separator: "=")
+            guard pair.count == 2, let n = Int(pair[1]) else { return nil }
+            failures.append((String(pair[0]), n))
+        }
+        self.init(requestID: f[0], target: f[1], originalTransactionID: f[2], successRate: rate, times: times, failures: failures)
+    }
+
+    /// Summary statistics of the measured times: average and nearest-rank percentiles.
+    public static func statistics(_ milliseconds: [Int]) -> [Int] {
+        guard !milliseconds.isEmpty else { return [0, 0, 0, 0, 0] }
+        let sorted = milliseconds.sorted()
+        func rank(_ p: Int) -> Int { sorted[min(sorted.count - 1, max(0, (p * sorted.count + 99) / 100 - 1))] }
+        return [sorted.reduce(0, +) / sorted.count, rank(50), rank(90), rank(95), rank(99)]
     }
 }

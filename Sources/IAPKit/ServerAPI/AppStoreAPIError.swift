@@ -61,6 +61,9 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     case realtimeUrlNotFound = 4040021
     case imageAlreadyExists = 4090000
     case messageAlreadyExists = 4090001
+    case invalidPerformanceTestRequest = 4000211
+    case invalidRequestId = 4000212
+    case performanceTestRunNotFound = 4040018
     case invalidAppAccountTokenUUID = 4000183
     case transactionIdIsNotOriginalTransactionId = 4000187
     case originalTransactionIdNotFound = 4040005
@@ -119,6 +122,9 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .realtimeUrlNotFound: return "RealtimeUrlNotFoundError"
         case .imageAlreadyExists: return "ImageAlreadyExistsError"
         case .messageAlreadyExists: return "MessageAlreadyExistsError"
+        case .invalidPerformanceTestRequest: return "InvalidPerformanceTestRequestError"
+        case .invalidRequestId: return "InvalidRequestIdError"
+        case .performanceTestRunNotFound: return "PerformanceTestRunNotFoundError"
         case .invalidAppAccountTokenUUID: return "InvalidAppAccountTokenUUIDError"
         case .transactionIdIsNotOriginalTransactionId: return "TransactionIdIsNotOriginalTransactionIdError"
         case .originalTransactionIdNotFound: return "OriginalTransactionIdNotFoundError"
@@ -195,6 +201,9 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .realtimeUrlNotFound: return "The system can't find the realtime URL."
         case .imageAlreadyExists: return "The image identifier already exists."
         case .messageAlreadyExists: return "The message identifier already exists."
+        case .invalidPerformanceTestRequest: return "Invalid request. The performance test request is invalid."
+        case .invalidRequestId: return "Invalid request. The request id is invalid."
+        case .performanceTestRunNotFound: return "The system can't find the performance test run."
         case .invalidAppAccountTokenUUID: return "Invalid request. The app account token field must be a valid UUID."
         case .transactionIdIsNotOriginalTransactionId:
             return "Invalid request. The transaction ID provided is not an original transaction ID."

@@ -28,6 +28,8 @@ public struct AppStoreServerAPI: Sendable {
     public var notificationURL: String?
     /// The store's signed notifications, for the notification endpoints; nil answers them 501.
     public var notificationHistory: (any NotificationHistorySource)?
+    /// How the Retention Messaging performance test calls the realtime URL; nil answers it 501.
+    public var realtimeCaller: (any RealtimeCalling)?
     public var receiptVerifier: (any ReceiptVerifying)?
     public var subscriptionStatus: any SubscriptionStatusResolving
     /// `appAppleId` in responses; Apple leaves it out when the app has none (sandbox, Xcode).
@@ -77,6 +79,10 @@ public struct AppStoreServerAPI: Sendable {
         r.add("GET", "/inApps/v1/messaging/message/list") { request, _ in self.messageList(request) }
         r.add("PUT", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.uploadMessage(request, p) }
         r.add("DELETE", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.deleteMessage(request, p) }
+        r.add("POST", "/inApps/v1/messaging/performanceTest") { request, _ in self.initiatePerformanceTest(request) }
+        r.add("GET", "/inApps/v1/messaging/performanceTest/result/{requestId}") { request, p in
+            self.performanceTestResults(request, p)
+        }
         for method in ["GET", "PUT", "DELETE"] {
             r.add(method, "/inApps/v1/messaging/default/{productId}/{locale}") { request, p in
                 self.defaultMessage(request, p, method: method)

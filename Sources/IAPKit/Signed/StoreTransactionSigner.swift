@@ -47,6 +47,10 @@ public struct StoreTransactionSigner: TransactionSigner {
                 context: SignedDataContext(state: session.state)))
     }
 
+    public func sign(payload: [UInt8], session: StoreSession) throws -> String {
+        try jwsSigner(for: session).sign(payload)
+    }
+
     /// The renewal info of the subscription with this original transaction id, as the engine
     /// holds it now. `storefront` is the current period's (looked up when not given).
     public static func renewalInfo(original: TransactionID, session: StoreSession, storefront: String? = nil) throws(StoreError)

@@ -413,6 +413,12 @@ extension RetentionMessaging: BinaryRecord {
             w.string(defaults[key]!)
         }
         w.optional(realtimeURL) { $0.string($1) }
+        w.varint(UInt64(performanceTests.count))
+        for id in performanceTests.keys.sorted() {
+            let fields = performanceTests[id]!
+            w.varint(UInt64(fields.count))
+            for f in fields { w.string(f) }
+        }
     }
 
     static func decode(from r: inout ByteReader) -> RetentionMessaging? {
@@ -440,6 +446,17 @@ extension RetentionMessaging: BinaryRecord {
         }
         guard let url = r.optional({ $0.string() }) else { return nil }
         out.realtimeURL = url
+        guard let nTests = count() else { return nil }
+        for _ in 0..<nTests {
+            guard let n = count() else { return nil }
+            var fields: [String] = []
+            for _ in 0..<n {
+                guard let f = r.string() else { return nil }
+                fields.append(f)
+            }
+            guard let id = fields.first else { return nil }
+            out.performanceTests[id] = fields
+        }
         return out
     }
 }

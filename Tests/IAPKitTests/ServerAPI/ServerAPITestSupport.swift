@@ -22,6 +22,8 @@ struct FakeSigner: TransactionSigner {
     func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String {
         "app.\(session.state.bundleID)"
     }
+
+    func sign(payload: [UInt8], session: StoreSession) throws -> String { "signed.\(payload.count)" }
 }
 
 /// A receipt engine for tests: echoes what it was asked.
