@@ -18,7 +18,7 @@ public func run(
     do {
         invocation = try Binder.parse(arguments: arguments, root: CommandTable.root)
     } catch {
-        stderr.line("error: \(error)")
+        stderr.message("error: \(error)")
         return .usage
     }
     if invocation.wantsHelp {
@@ -39,13 +39,13 @@ public func run(
     do {
         return try runner(context)
     } catch let error as StoreError {
-        stderr.line("error: \(error)")
+        stderr.message("error: \(error)")
         return error.exitCode
     } catch let error as UsageError {
-        stderr.line("error: \(error)")
+        stderr.message("error: \(error)")
         return .usage
     } catch {
-        stderr.line("error: \(error)")
+        stderr.message("error: \(error)")
         return .ioError
     }
 }

@@ -78,7 +78,7 @@ final class CommandContext {
         for w in store.takeWarnings() { warn(w) }
     }
 
-    func warn(_ text: String) { stderr.line("warning: \(text)") }
+    func warn(_ text: String) { stderr.message("warning: \(text)") }
 
     /// Prints one JSON document (and a newline) on stdout.
     func printJSON(_ build: (inout JSONWriter) -> Void) {

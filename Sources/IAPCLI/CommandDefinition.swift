@@ -47,7 +47,7 @@ enum CommandTable {
             with the built-in catalog or the one --catalog names. Every command prints text for people, \
             or one JSON document with --json. Exit codes: 0 done, 1 the store said no, 3 not found, \
             4 not allowed in this state, 5 pending, 64 usage, 65 bad data, 66 unreadable input, \
-            74 write error, 75 busy.
+            69 service cannot start, 73 output file cannot be written, 74 store write error, 75 busy.
             """,
         subcommands: leaves.map(\.spec).prefix(4) + groups.map(\.spec) + leaves.map(\.spec).dropFirst(4)
     )

@@ -12,7 +12,7 @@ public enum CertificateChain {
     ///
     /// - Returns: the path (leaf first, root last) or the first failed check, walking from the leaf.
     public static func verify(
-        leaf: Certificate, intermediates: [Certificate], root: Certificate, at time: Timestamp
+        leaf: Certificate, intermediates: [Certificate], root: Certificate, at time: Timestamp, strict: Bool = false
     ) -> Result<[Certificate], CertificateChainError> {
         var path = [leaf]
         var current = leaf
@@ -30,6 +30,7 @@ public enum CertificateChain {
         }
         for (index, certificate) in path.enumerated() {
             let name = "\(certificate.subject)"
+            if strict, let check = strictFailure(certificate) { return .failure(.strict(subject: name, check: check)) }
             if time < certificate.notBefore {
                 return .failure(.notYetValid(subject: name, notBefore: certificate.notBefore, at: time))
             }
@@ -48,5 +49,37 @@ public enum CertificateChain {
             }
         }
         return .success(path)
+    }
+
+    /// The extension checks OpenSSL adds under `X509_V_FLAG_X509_STRICT` (`check_extensions` in
+    /// `crypto/x509/x509_vfy.c`, OpenSSL 3), which Apple's app-store-server-library sets in its
+    /// `SignedDataVerifier` (through pyOpenSSL's `X509StoreFlags.X509_STRICT`). RFC 5280 path
+    /// validation does not require them, and Apple's own test certificates (the library's
+    /// `tests/resources/certs`) lack them, so the library rejects its own test tokens while the
+    /// App Store's chain passes. Checked on every certificate of the path, leaf first, as OpenSSL
+    /// walks it.
+    public enum StrictCheck: String, Sendable, Equatable, CaseIterable {
+        case missingAuthorityKeyIdentifier = "Missing Authority Key Identifier"
+        case missingSubjectKeyIdentifier = "Missing Subject Key Identifier"
+        case basicConstraintsNotCritical = "Basic Constraints of CA cert not marked critical"
+        case caMissingKeyUsage = "CA cert does not include key usage extension"
+        case pathLengthOnNonCA = "Path length constraint in a certificate that is not a CA"
+    }
+
+    /// The first strict-profile check `certificate` fails, in OpenSSL's order, or nil.
+    public static func strictFailure(_ certificate: Certificate) -> StrictCheck? {
+        let selfIssued = certificate.issuer.der == certificate.subject.der
+        if let constraints = certificate.basicConstraints {
+            if constraints.isCA {
+                let critical = certificate.extensions.first { $0.oid == .basicConstraints }?.isCritical ?? false
+                if !critical { return .basicConstraintsNotCritical }
+                if !certificate.hasExtension(.keyUsage) { return .caMissingKeyUsage }
+            } else if constraints.pathLength != nil {
+                return .pathLengthOnNonCA
+            }
+        }
+        if !selfIssued && !certificate.hasExtension(.authorityKeyIdentifier) { return .missingAuthorityKeyIdentifier }
+        if certificate.isCA && !certificate.hasExtension(.subjectKeyIdentifier) { return .missingSubjectKeyIdentifier }
+        return nil
     }
 }

@@ -15,6 +15,9 @@ public enum CertificateChainError: Error, Equatable, Sendable, CustomStringConve
     case pathLengthExceeded(subject: String, limit: Int)
     /// The path grew beyond `CertificateChain.maximumLength` without reaching the root.
     case tooLong(limit: Int)
+    /// A strict-profile check (OpenSSL's `X509_V_FLAG_X509_STRICT`) failed: `check` names it as
+    /// OpenSSL's verify error does.
+    case strict(subject: String, check: CertificateChain.StrictCheck)
 
     public var description: String {
         switch self {
@@ -32,6 +35,9 @@ public enum CertificateChainError: Error, Equatable, Sendable, CustomStringConve
             return "certificate '\(subject)': allows \(limit) intermediate(s) below it, the chain has more"
         case .tooLong(let limit):
             return "chain longer than \(limit) certificates without reaching the root"
+        case .strict(let subject, let check):
+            return
+                "certificate '\(subject)': \(check.rawValue) (the strict X.509 profile; without --strict RFC 5280 path validation accepts it)"
         }
     }
 }

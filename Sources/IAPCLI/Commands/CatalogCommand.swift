@@ -97,9 +97,7 @@ enum CatalogCommand {
         report(notes, warnings, c)
         let bytes = CatalogJSONFormat.write(catalog)
         if let output = c.invocation.value("output") {
-            guard FileIO.write(bytes, to: output) else {
-                throw StoreError.io(path: output, reason: "cannot create the file")
-            }
+            try OutputFile.write(bytes, to: output)
             if !c.json { c.stdout.line("wrote \(output): \(catalog.products.count) products") }
         } else {
             c.stdout.write(bytes)
@@ -113,6 +111,6 @@ extension CatalogCommand {
     /// that stdout stays the catalog (or the command's own output).
     static func report(_ notes: [String], _ warnings: [String], _ c: CommandContext) {
         for warning in warnings { c.warn(warning) }
-        for note in notes { c.stderr.line("note: \(note)") }
+        for note in notes { c.stderr.message("note: \(note)") }
     }
 }

@@ -68,10 +68,16 @@ extension FinishCommand {
 
 /// Parsing transaction ids given on the command line.
 enum TransactionArgument {
+    /// The ids, in order; an id given twice is refused rather than merged, since it is usually
+    /// a copy-paste slip that hides the id that was meant.
     static func ids(_ words: [String], in i: ParsedInvocation) throws -> [TransactionID] {
-        try words.map { word in
+        var seen: Set<TransactionID> = []
+        return try words.map { word in
             guard let id = TransactionID(parsing: word) else {
                 throw i.usageError("bad transaction id '\(word)'; ids are decimal numbers such as 2000000000000001")
+            }
+            guard seen.insert(id).inserted else {
+                throw i.usageError("transaction \(id) given twice; give each id once")
             }
             return id
         }

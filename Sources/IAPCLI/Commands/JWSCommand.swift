@@ -90,6 +90,10 @@ enum JWSCommand {
                 .value(
                     "environment", "env", help: "Also check the environment: Sandbox, Production, Xcode or LocalTesting"),
                 .value("app-apple-id", "n", help: "With --environment Production: also check a notification's appAppleId"),
+                .flag(
+                    "strict",
+                    help:
+                        "Also apply OpenSSL's strict X.509 profile, as Apple's Python SignedDataVerifier does (X509_STRICT)"),
             ],
             examples: [
                 "iapctl jws 2000000000000001 | iapctl jws decode - --root Fixtures/signing/root.pem",
@@ -202,6 +206,7 @@ enum JWSCommand {
         if root == nil && !expectations.isEmpty {
             throw i.usageError("--bundle-id, --environment and --app-apple-id check a verification; give --root too")
         }
+        if root == nil && i.flag("strict") { throw i.usageError("--strict changes a verification; give --root too") }
         // Apple's verifier checks a payload without a signing date at the current time; the
         // clock is read here, in the CLI, and only then.
         let fallback: VerificationTime?
@@ -218,7 +223,9 @@ enum JWSCommand {
             )
         }
         let time = root == nil ? nil : VerificationTime.resolve(jws, fallback: fallback)
-        let report = root.map { JWSVerifier.verify(jws, root: $0, at: fallback, expecting: expectations) }
+        let report = root.map {
+            JWSVerifier.verify(jws, root: $0, at: fallback, expecting: expectations, strict: i.flag("strict"))
+        }
         if c.json {
             c.printJSON { w in
                 w.beginObject()

@@ -19,6 +19,9 @@ enum ProductsCommand {
     static func run(_ c: CommandContext) throws -> ExitCode {
         let i = c.invocation
         let ids = i.positionals("ID").map(ProductID.init)
+        guard !ids.contains(where: \.rawValue.isEmpty) else {
+            throw i.usageError("empty product identifier; give one such as com.x.coin42")
+        }
         var storefrontOverride: Storefront?
         if let code = i.value("storefront") {
             guard let s = Storefront.named(code) else {
@@ -28,6 +31,9 @@ enum ProductsCommand {
             storefrontOverride = s
         }
         let localeOverride = i.value("locale")
+        if let locale = localeOverride, let problem = LocaleIdentifier.problem(locale) {
+            throw i.usageError("bad --locale: \(problem)")
+        }
         return try c.write { s throws(StoreError) in
             // Another storefront is a what-if view: prices are shown there, the store's setting
             // stays as it is.
@@ -35,7 +41,7 @@ enum ProductsCommand {
             let effects = try s.apply(.requestProducts(ids))
             for e in effects.events {
                 if case .productsRequestFailed(let error) = e.kind {
-                    c.stderr.line("error: the products request failed: \(error) (an armed fault; see 'iapctl fault list')")
+                    c.stderr.message("error: the products request failed: \(error) (an armed fault; see 'iapctl fault list')")
                     return .declined
                 }
             }

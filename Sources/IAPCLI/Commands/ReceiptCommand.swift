@@ -52,7 +52,7 @@ enum ReceiptCommand {
         if let derPath, derPath.isEmpty { throw i.usageError("empty --der; give the file to write the receipt to") }
         return try c.read { s throws(StoreError) in
             let (der, _) = try StoreReceipt.build(s)
-            if let derPath { try ReceiptFile.write(der, to: derPath) }
+            if let derPath { try OutputFile.write(der, to: derPath) }
             if c.json {
                 let decoded: DecodedReceipt
                 do throws(ReceiptError) {

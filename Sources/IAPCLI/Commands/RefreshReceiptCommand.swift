@@ -25,7 +25,7 @@ enum RefreshReceiptCommand {
             guard case .receiptRefresh(let failure) = effects.outcome else { return ExitCode(effects.outcome) }
             if !c.json { for line in EventText.faultLines(effects) { c.stdout.line(line) } }
             if let failure {
-                c.stderr.line(
+                c.stderr.message(
                     "error: receipt refresh failed: \(failure) (an injected refresh-receipt fault; see 'iapctl fault list')")
                 return ExitCode(effects.outcome)
             }

@@ -38,6 +38,12 @@ enum RunCommand {
         } catch {
             throw StoreError.badData("\(label):\(error)")
         }
+        // Nothing to run is a mistake, not a pass: a CI job fed an empty file must not go green.
+        guard !lines.isEmpty else {
+            throw StoreError.badData(
+                "\(label): no commands or checks (it is empty or only comments); write one iapctl command or check a line (see 'iapctl help run')"
+            )
+        }
 
         // The scenario's store: the one --store names, else a new one that goes away afterwards.
         let scratch = i.globals.store == nil ? try ScenarioSource.makeScratchDirectory(environment: c.environment) : nil
@@ -45,7 +51,7 @@ enum RunCommand {
         let keep = i.flag("keep")
         defer {
             if let scratch {
-                if keep { c.stderr.line("kept the scenario's store at \(store)") } else { ScenarioSource.remove(scratch) }
+                if keep { c.stderr.message("kept the scenario's store at \(store)") } else { ScenarioSource.remove(scratch) }
             }
         }
         if scratch != nil || i.globals.catalog != nil {

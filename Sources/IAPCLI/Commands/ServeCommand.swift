@@ -114,14 +114,16 @@ enum ServeCommand {
         do {
             try server.bind()
         } catch let failure as Socket.Failure {
+            // The command line is right; the service cannot start (69, EX_UNAVAILABLE).
             if failure.code == EADDRINUSE {
-                throw i.usageError(
+                throw StoreError.unavailable(
                     "port \(port) on \(address.hostText) is in use; pick another with --port, or --port 0 for a free one")
             }
             if failure.code == EACCES {
-                throw i.usageError("no permission to listen on port \(port); use a port above 1023, or --port 0 for a free one")
+                throw StoreError.unavailable(
+                    "no permission to listen on port \(port); use a port above 1023, or --port 0 for a free one")
             }
-            throw i.usageError("cannot listen on \(address): \(failure)")
+            throw StoreError.unavailable("cannot listen on \(address): \(failure); pick another --host or --port")
         }
         stop.catchTerminationSignals()
         defer { stop.restoreSignals() }

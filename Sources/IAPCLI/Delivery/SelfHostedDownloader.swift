@@ -62,7 +62,7 @@ enum SelfHostedDownloader {
         guard let record, record.state == .active else {
             let error = record?.error.map { "\($0)" } ?? "it was not started"
             display?.end(label, "failed: \(error)")
-            c.stderr.line("error: self-hosted content of transaction \(id) failed: \(error)")
+            c.stderr.message("error: self-hosted content of transaction \(id) failed: \(error)")
             return false
         }
         display?.step(label, progress: 0, detail: record.productID.rawValue)
@@ -86,7 +86,7 @@ enum SelfHostedDownloader {
                 }
             }
         }
-        if let outcome { c.stderr.line("error: self-hosted content of transaction \(id) failed: \(outcome)") }
+        if let outcome { c.stderr.message("error: self-hosted content of transaction \(id) failed: \(outcome)") }
         return outcome == nil
     }
 

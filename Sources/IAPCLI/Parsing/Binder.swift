@@ -27,7 +27,7 @@ struct Binder {
     /// - Parameters:
     ///   - arguments: the command-line words after the program name.
     ///   - root: the program's spec, named after it (`iapctl`), whose subcommands are the commands.
-    /// - Returns: the invocation to run; it ``ParsedInvocation/wantsHelp`` for empty `arguments`,
+    /// - Returns: the invocation to run; it ``ParsedInvocation/wantsHelp`` for
     ///   `help [COMMAND ...]`, `--help` or `-h`, and ``ParsedInvocation/wantsVersion`` for `--version`.
     /// - Throws: ``UsageError`` for the first mistake, in the order the words were given, then for
     ///   missing or extra arguments and for ``CommandSpec/exclusive`` and
@@ -36,9 +36,9 @@ struct Binder {
         assert(root.problems.isEmpty, "invalid command table:\n" + root.problems.joined(separator: "\n"))
         var binder = Binder(root: root)
         let tokens = ArgumentTokenizer.tokenize(arguments)
-        guard !tokens.isEmpty else {
-            return ParsedInvocation(programName: root.name, path: [], spec: root, wantsHelp: true)
-        }
+        // `iapctl` alone is a usage error (64), as a script that lost its arguments should see;
+        // `iapctl help` and `iapctl --help` print the full help.
+        guard !tokens.isEmpty else { throw .missingCommand(CommandPath(program: root.name)) }
         do {
             try binder.bind(tokens)
             return try binder.finish()

@@ -20,7 +20,7 @@ struct ParsedInvocation: Equatable, Sendable {
     /// The spec at ``path``: the command to run, or to describe.
     let spec: CommandSpec
     let globals: GlobalOptions
-    /// Show ``helpText`` on stdout and exit 0: empty argv, `help [COMMAND]`, `--help` or `-h`.
+    /// Show ``helpText`` on stdout and exit 0: `help [COMMAND]`, `--help` or `-h`.
     let wantsHelp: Bool
     /// Show the version on stdout and exit 0 (and `--help` wins over `--version`).
     let wantsVersion: Bool
@@ -50,7 +50,7 @@ struct ParsedInvocation: Equatable, Sendable {
         self.positionalValues = positionals
     }
 
-    /// True for the program's own help: empty argv, `help`, `--help` with no command.
+    /// True for the program's own help: `help`, `--help` with no command.
     var showsTopLevelHelp: Bool { wantsHelp && path.isEmpty }
 
     var commandPath: CommandPath { CommandPath(program: programName, names: path) }

@@ -7,7 +7,7 @@ import IAPKit
 /// `unknown option '--qty' for 'buy'; did you mean '--quantity'? (see 'iapctl help buy')`.
 /// The CLI prints it as `error: <description>` on stderr and exits with ``exitCode`` (64, EX_USAGE).
 enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Only global options were given, no command.
+    /// No command: nothing at all, or only global options. The message is the short usage.
     case missingCommand(CommandPath)
     /// A word where a command or subcommand name was expected. `parent` is the group it was looked
     /// up in (the program for top-level commands); `available` lists the group's subcommands.
@@ -43,7 +43,8 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .missingCommand(let program):
-            return "missing command \(program.helpHint)"
+            return
+                "missing command; usage: \(program) <command> [<arguments>] [<options>], such as '\(program) products' or '\(program) buy com.x.coin42' \(program.helpHint)"
         case .unknownCommand(let word, let parent, let suggestion, let available):
             if parent.names.isEmpty {
                 return "unknown command '\(word)'\(Self.didYouMean(suggestion)) \(parent.helpHint)"

@@ -66,6 +66,10 @@ final class ScenarioRunner {
         variables = ["STORE": configuration.store, "SCENARIO_DIR": configuration.scenarioDirectory]
     }
 
+    /// The commands a `let` or `expect json` reads: they run with `--json`, whether or not the
+    /// line says so, and are shown as typed.
+    private var readAsJSON: Set<Int> = []
+
     /// Runs every line in order; afterwards ``passed`` and ``failed`` hold the counts.
     func run(_ lines: [ScenarioLine]) {
         var command: Int?
@@ -73,6 +77,7 @@ final class ScenarioRunner {
             switch line.kind {
             case .command: command = line.number
             case .expectExit: if let command { exitChecked.insert(command) }
+            case .bind, .expectJSON: if let command { readAsJSON.insert(command) }
             default: break
             }
         }
@@ -90,7 +95,7 @@ final class ScenarioRunner {
                 fail(line, expected: "the command to run", actual: "not run: \(error.message)")
                 return
             }
-            let (code, stdout, stderr) = invoke(arguments)
+            let (code, stdout, stderr) = invoke(arguments, json: readAsJSON.contains(line.number))
             last = LastCommand(
                 line: line, exitCode: code, skipped: nil, stdout: stdout, stderr: stderr,
                 command: ScenarioParser.commandName(in: arguments))
@@ -188,12 +193,13 @@ final class ScenarioRunner {
 
     // MARK: Running commands
 
-    /// Runs one iapctl command line in this process against the scenario's store.
-    private func invoke(_ arguments: [String]) -> (Int32, [UInt8], String) {
+    /// Runs one iapctl command line in this process against the scenario's store; with `json`,
+    /// as if it said `--json` (a global option, so it goes before the command's own words).
+    private func invoke(_ arguments: [String], json: Bool = false) -> (Int32, [UInt8], String) {
         out.clear()
         err.clear()
         let code = IAPCLI.run(
-            arguments: ["--store", configuration.store] + configuration.globalArguments + arguments,
+            arguments: ["--store", configuration.store] + configuration.globalArguments + (json ? ["--json"] : []) + arguments,
             environment: configuration.environment, stdout: out, stderr: err, standardInput: { [] },
             stores: configuration.stores)
         return (code.rawValue, out.bytes, err.text)
@@ -239,7 +245,7 @@ final class ScenarioRunner {
         for row in bytes.split(separator: 0x0A) where !row.isEmpty {
             guard let value = try? JSONParser.parse(Array(row)) else {
                 let text = String(decoding: bytes, as: UTF8.self)
-                return .failure(JSONPath.PathFailure("not JSON (add --json to line \(line)?): \(quote(text))"))
+                return .failure(JSONPath.PathFailure("line \(line) printed no JSON: \(quote(text))"))
             }
             items.append(value)
         }

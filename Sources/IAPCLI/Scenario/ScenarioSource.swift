@@ -69,5 +69,13 @@ enum ScenarioSource {
         rmdir(path)
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)) }
+    /// Why the file cannot be read, and what to give instead.
+    private static func reason() -> String {
+        switch errno {
+        case ENOENT: return "no such file (give a scenario file, or - for standard input)"
+        case EISDIR: return "is a directory, not a scenario file"
+        case EACCES: return "permission denied (give a scenario file you can read)"
+        default: return String(cString: strerror(errno)).lowercased()
+        }
+    }
 }

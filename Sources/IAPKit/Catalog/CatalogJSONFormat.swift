@@ -213,19 +213,13 @@ public enum CatalogJSONFormat {
             var result: [Product.Localization] = []
             for member in members {
                 let p = "\(path).\(member.key)"
-                guard isLocale(member.key) else { throw fail(p, "'\(member.key)' is not a locale; write it as en_US or zh_CN") }
+                if let problem = LocaleIdentifier.problem(member.key) { throw fail(p, problem) }
                 _ = try object(member.value, p, allowed: ["title", "description"])
                 let title = try string(member.value["title"], "\(p).title")!
                 let description = try string(member.value["description"], "\(p).description", required: false) ?? ""
                 result.append(.init(locale: member.key, title: title, description: description))
             }
             return result
-        }
-
-        func isLocale(_ text: String) -> Bool {
-            let parts = text.split(separator: "_", omittingEmptySubsequences: false)
-            guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 8 }) else { return false }
-            return text.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || $0 == "_" }
         }
 
         /// Prices by storefront; `rounded` (anyStorefront) lets a price be finer than its

@@ -349,9 +349,7 @@ public enum StoreKitConfigurationFormat {
             checkKeys(value, "settings", known: KnownKeys.settings)
             var result: [(key: String, value: String)] = []
             if let locale = try string(value["_locale"], "settings._locale") {
-                guard isLocale(locale) else {
-                    throw fail("settings._locale", "'\(locale)' is not a locale; write it as en_US or zh_CN")
-                }
+                if let problem = LocaleIdentifier.problem(locale) { throw fail("settings._locale", problem) }
                 result.append(("locale", locale))
                 fileLocale = locale
             }
@@ -430,12 +428,6 @@ public enum StoreKitConfigurationFormat {
                 note("settings._disableDialogs", "dialogs are disabled; iapctl never shows any, so nothing changes")
             }
             return result
-        }
-
-        func isLocale(_ text: String) -> Bool {
-            let parts = text.split(separator: "_", omittingEmptySubsequences: false)
-            guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 8 }) else { return false }
-            return text.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || $0 == "_" }
         }
 
         // MARK: Products
@@ -636,9 +628,7 @@ public enum StoreKitConfigurationFormat {
                 checkKeys(item, p, known: KnownKeys.localization)
                 let locale: String
                 if let given = try text(item["locale"], "\(p).locale") {
-                    guard isLocale(given) else {
-                        throw fail("\(p).locale", "'\(given)' is not a locale; write it as en_US or zh_CN")
-                    }
+                    if let problem = LocaleIdentifier.problem(given) { throw fail("\(p).locale", problem) }
                     locale = given
                 } else {
                     locale = fileLocale

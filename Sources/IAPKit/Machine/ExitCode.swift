@@ -18,6 +18,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case badData = 65
     /// A named input file does not exist or cannot be read (EX_NOINPUT).
     case noInput = 66
+    /// A service cannot start: the port is in use or not permitted (EX_UNAVAILABLE).
+    case unavailable = 69
+    /// An output file the user named cannot be created or written (EX_CANTCREAT).
+    case cannotCreate = 73
     /// I/O error writing the store (EX_IOERR).
     case ioError = 74
     /// The store is busy: the lock was not acquired within the timeout (EX_TEMPFAIL).
@@ -36,6 +40,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .usage: return "usage: unknown command or option, missing or malformed argument"
         case .badData: return "bad data: malformed catalog, receipt, or a store file that fails its checks"
         case .noInput: return "a named input file does not exist or cannot be read"
+        case .unavailable: return "a service cannot start: the port is in use or not permitted"
+        case .cannotCreate: return "an output file the user named cannot be created or written"
         case .ioError: return "I/O error writing the store"
         case .busy: return "the store is busy (lock not acquired within the timeout)"
         }

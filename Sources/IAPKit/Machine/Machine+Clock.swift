@@ -18,7 +18,8 @@ extension Machine {
         }
         guard target <= Machine.latestClock else {
             throw .usage(
-                "cannot move the clock to \(target.milliseconds) ms: past 9999-12-31T23:59:59.999Z, the last date iapctl writes")
+                "cannot move the clock past \(Machine.latestClock.rfc3339), the last date iapctl writes (it is at \(state.clock.rfc3339)); give an earlier date or a shorter duration"
+            )
         }
         let from = state.clock
         runDue(through: target, into: &effects)

@@ -240,7 +240,7 @@ extension Machine {
             return id
         case .originalTransaction(let id):
             guard state.subscriptions[id] != nil else {
-                throw .notFound("no subscription has original transaction id \(id) (see 'iapctl subscriptions')")
+                throw .notFound("no subscription has original transaction id \(id) (list them with 'iapctl subscriptions', no id)")
             }
             return id
         }

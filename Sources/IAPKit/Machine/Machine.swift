@@ -17,6 +17,7 @@ public struct Machine: Sendable {
     /// they mutate), so a refused command never leaves a half-done store.
     public mutating func apply(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
         var effects = Effects()
+        let before = watchesDateLimit(command) ? state : nil
         switch command {
         case .requestProducts(let ids):
             requestProducts(ids, into: &effects)
@@ -79,6 +80,10 @@ public struct Machine: Sendable {
             try applyServerAPI(request, archive: archive, into: &effects)
         }
         try flushFollowups(archive: archive, into: &effects)
+        if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {
+            state = before
+            throw problem
+        }
         return effects
     }
 

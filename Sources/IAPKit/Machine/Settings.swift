@@ -153,11 +153,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
             if text == "auto" {
                 settings.locale = nil
             } else {
-                let ok =
-                    text.split(separator: "_").count <= 3 && !text.isEmpty
-                    && text.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || $0 == "_" }
-                guard ok else {
-                    throw StoreError.badSettingValue(key: rawValue, value: text, expected: "a locale such as en_US, or auto")
+                guard LocaleIdentifier.isValid(text) else {
+                    let hint = LocaleIdentifier.suggestion(for: text).map { "; did you mean '\($0)'?" } ?? ""
+                    throw StoreError.badSettingValue(
+                        key: rawValue, value: text, expected: "a locale such as en_US, zh_CN or ja_JP, or auto\(hint)")
                 }
                 settings.locale = text
             }

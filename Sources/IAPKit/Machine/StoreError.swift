@@ -1,6 +1,7 @@
 /// Everything IAPKit refuses, with the value at fault and how to fix it. `description` is the one
 /// line the CLI prints after `error: `; `exitCode` is the documented code.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A product id the catalog lacks, with the ids close to it (none when nothing is close).
     case unknownProduct(ProductID, closest: [ProductID])
     case productNotInStorefront(ProductID, storefront: String, available: [String])
     case unknownTransaction(TransactionID)
@@ -26,6 +27,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// Writing the store failed (exit 74); the store is as it was.
     case io(path: String, reason: String)
+    /// An output file the user named (`receipt --der FILE`, `catalog convert --output FILE`)
+    /// cannot be created or written (exit 73); `path` is as the user wrote it, `reason` says
+    /// what went wrong and what to do.
+    case cannotCreate(path: String, reason: String)
+    /// A service cannot start (exit 69), described in full: a port in use or not permitted.
+    case unavailable(String)
     /// Another process holds the store's lock (exit 75).
     case busy(path: String, seconds: Double)
     /// The store path cannot be a store (exit 64, or 65 for a link inside the store).
@@ -39,6 +46,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .damaged, .badCatalog, .badData: return .badData
         case .unreadable: return .noInput
         case .io: return .ioError
+        case .cannotCreate: return .cannotCreate
+        case .unavailable: return .unavailable
         case .busy: return .busy
         case .storePath(let problem): return problem.exitCode
         }
@@ -47,6 +56,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownProduct(let id, let closest):
+            guard !closest.isEmpty else { return "unknown product '\(id)' (see 'iapctl products' for the catalog)" }
             let list = closest.map(\.rawValue).joined(separator: ", ")
             return "unknown product '\(id)'; closest known: \(list) (see 'iapctl products')"
         case .productNotInStorefront(let id, let storefront, let available):
@@ -67,11 +77,11 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .quantityNotAllowed(let id, let type):
             return "quantity above 1 is only for consumables; '\(id)' is \(type.rawValue) (drop --quantity)"
         case .unknownSetting(let key, let suggestion):
-            let hint = suggestion.map { "did you mean '\($0)'? " } ?? ""
-            return "unknown setting '\(key)'; \(hint)(see 'iapctl config get' for the list)"
+            let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+            return "unknown setting '\(key)'\(hint) (list them with 'iapctl config get', no key)"
         case .badSettingValue(let key, let value, let expected):
             return "bad value '\(value)' for setting \(key); expected \(expected)"
-        case .notAllowed(let text), .notFound(let text), .usage(let text), .badData(let text):
+        case .notAllowed(let text), .notFound(let text), .usage(let text), .badData(let text), .unavailable(let text):
             return text
         case .damaged(let path, let problem):
             return "\(path): \(problem) (run 'iapctl doctor' to inspect and salvage)"
@@ -81,6 +91,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot read '\(path)': \(reason)"
         case .io(let path, let reason):
             return "cannot write '\(path)': \(reason); the store is unchanged"
+        case .cannotCreate(let path, let reason):
+            return "cannot write '\(path)': \(reason)"
         case .busy(let path, let seconds):
             return "store \(path) is busy: another iapctl holds its lock after \(seconds)s (retry, or raise --lock-timeout)"
         case .storePath(let problem):

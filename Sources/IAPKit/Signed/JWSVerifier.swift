@@ -30,13 +30,17 @@ import IAPTime
 public enum JWSVerifier {
     /// Runs every check. `fallback` is the time to check the certificates at when the payload has
     /// no signing date (the CLI passes `--at` or the clock); without one such a payload fails
-    /// `chain`.
+    /// `chain`. `strict` adds OpenSSL's strict X.509 profile to the chain check
+    /// (`CertificateChain.StrictCheck`), as app-store-server-library's verifier runs it; without
+    /// it the chain is checked by RFC 5280 path validation, which passes Apple's test chains
+    /// as Apple's own tests expect.
     public static func verify(
         _ jws: CompactJWS, root: Certificate, at fallback: VerificationTime? = nil,
-        expecting expectations: SignedAppExpectations = SignedAppExpectations()
+        expecting expectations: SignedAppExpectations = SignedAppExpectations(), strict: Bool = false
     ) -> ReceiptVerificationReport {
         ReceiptVerificationReport(
-            checks: signatureChecks(jws, root: root, at: fallback) + applicationChecks(jws.payload, expectations))
+            checks: signatureChecks(jws, root: root, at: fallback, strict: strict)
+                + applicationChecks(jws.payload, expectations))
     }
 
     /// `bundleId` and `environment` against the expectations, for the members given.
@@ -84,7 +88,9 @@ public enum JWSVerifier {
         return ReceiptCheck("bundleId", .pass, detail)
     }
 
-    private static func signatureChecks(_ jws: CompactJWS, root: Certificate, at fallback: VerificationTime?) -> [ReceiptCheck] {
+    private static func signatureChecks(
+        _ jws: CompactJWS, root: Certificate, at fallback: VerificationTime?, strict: Bool
+    ) -> [ReceiptCheck] {
         var checks: [ReceiptCheck] = []
         let alg = jws.algorithm
         checks.append(
@@ -118,13 +124,16 @@ public enum JWSVerifier {
         }
 
         let leaf = certificates[0]
-        checks.append(chainCheck(certificates, root: root, at: VerificationTime.resolve(jws, fallback: fallback)))
+        checks.append(
+            chainCheck(certificates, root: root, at: VerificationTime.resolve(jws, fallback: fallback), strict: strict))
         checks.append(markerCheck(certificates))
         checks.append(signatureCheck(jws, leaf: leaf))
         return checks
     }
 
-    private static func chainCheck(_ certificates: [Certificate], root: Certificate, at time: VerificationTime?) -> ReceiptCheck {
+    private static func chainCheck(
+        _ certificates: [Certificate], root: Certificate, at time: VerificationTime?, strict: Bool
+    ) -> ReceiptCheck {
         guard let time else {
             return ReceiptCheck(
                 "chain", .fail, "the payload has no signedDate and no time was given to check the certificates at")
@@ -147,7 +156,9 @@ public enum JWSVerifier {
         }
         // The root in x5c, if sent, is not trusted: the path must end at the caller's root.
         let intermediates = certificates.count == 3 ? [certificates[1]] : []
-        switch CertificateChain.verify(leaf: certificates[0], intermediates: intermediates, root: root, at: date) {
+        switch CertificateChain.verify(
+            leaf: certificates[0], intermediates: intermediates, root: root, at: date, strict: strict)
+        {
         case .failure(let error):
             return ReceiptCheck("chain", .fail, "\(error) (\(time.reason))")
         case .success(let path):

@@ -87,7 +87,7 @@ public enum Doctor {
                 }
                 if offset >= size { break }
             } catch {
-                if scan.problem == nil { scan.problem = "\(error)" }
+                if scan.problem == nil { scan.problem = problem(error, file: journal.path) }
                 state = nil
                 guard resync else { break }
                 offset += 1
@@ -125,7 +125,7 @@ public enum Doctor {
                 offset = r.next
                 if scan.problem == nil { scan.validEnd = offset }
             } catch {
-                if scan.problem == nil { scan.problem = "\(error)" }
+                if scan.problem == nil { scan.problem = problem(error, file: journal.path) }
                 guard resync else { break }
                 offset += 1
                 scan.skippedBytes += 1
@@ -160,7 +160,7 @@ public enum Doctor {
                 )
             }
         } catch {
-            report.bad(store.statePath, "\(error)")
+            report.bad(store.statePath, problem(error, file: store.statePath))
         }
         do {
             guard let f = try PosixFile.openForReading(store.catalogPath) else {
@@ -175,7 +175,7 @@ public enum Doctor {
                 report.ok(store.catalogPath, "catalog is intact (\(catalog.products.count) products)")
             }
         } catch {
-            report.bad(store.catalogPath, "\(error)")
+            report.bad(store.catalogPath, problem(error, file: store.catalogPath))
         }
         if format == 1 {
             checkLegacyJournal(store, stateFile, into: &report)
@@ -195,7 +195,7 @@ public enum Doctor {
         do {
             try journal.validate(committedLength: min(stateFile?.journalLength ?? 0, size))
         } catch {
-            report.bad(store.journalPath, "\(error)")
+            report.bad(store.journalPath, problem(error, file: store.journalPath))
             return
         }
         let committed = stateFile?.journalLength ?? size
@@ -224,7 +224,7 @@ public enum Doctor {
         do {
             try journal.validateHeader()
         } catch {
-            report.bad(journalPath, "\(error)")
+            report.bad(journalPath, problem(error, file: journalPath))
             return
         }
         let scan = scan(journal, size: size, resync: false)
@@ -260,7 +260,7 @@ public enum Doctor {
                 offset = frame.next
             }
         } catch {
-            report.bad(journalPath, "\(error)")
+            report.bad(journalPath, problem(error, file: journalPath))
             return
         }
         var consistent = consistency(store, loaded, scan, into: &report, quiet: true)
@@ -281,7 +281,9 @@ public enum Doctor {
                 report.ok(store.indexPath, "index agrees with the journal")
             }
         } catch {
-            report.ok(store.indexPath, "index unreadable (\(error)); it is derived and rebuilt automatically")
+            report.ok(
+                store.indexPath,
+                "index unreadable (\(problem(error, file: store.indexPath))); it is derived and rebuilt automatically")
         }
     }
 

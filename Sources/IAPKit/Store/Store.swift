@@ -311,8 +311,12 @@ public final class Store {
         if let wanted = options.catalogFile {
             let given = try StoreCatalog.Source.read(wanted)
             guard SHA256.hexDigest(given.bytes) == stateFile.catalogSHA256 else {
+                // Suggest a new store only with a catalog that a new store would accept.
+                var scratch = StoreState()
+                try StoreCatalog.apply(try given.parse().settings, to: &scratch, catalogName: given.name)
+                let command = ["iapctl", "--store", path, "init", "--force", "--catalog", wanted].map(ShellWord.quoted)
                 throw .usage(
-                    "store \(path) is bound to catalog '\(stateFile.catalogName)'; --catalog \(wanted) differs (use 'iapctl init --force --catalog \(wanted)' for a new store)"
+                    "store \(path) is bound to catalog '\(stateFile.catalogName)', not \(wanted); drop --catalog to use the store as it is, or replace it with '\(command.joined(separator: " "))' (its transactions are lost)"
                 )
             }
         }

@@ -58,7 +58,7 @@ extension StoreSigning {
             let identity = try load(storePath: store.path, sha256: sha256)
             report.ok(store.signingPath, "signing chain is intact (leaf '\(identity.leaf.subject.commonName ?? "?")')")
         } catch {
-            report.bad(store.signingPath, "\(error)")
+            report.bad(store.signingPath, Doctor.problem(error, file: store.signingPath))
         }
     }
 

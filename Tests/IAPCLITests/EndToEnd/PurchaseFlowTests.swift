@@ -186,19 +186,9 @@ struct PurchaseFlowTests {
     func sha256MatchesOpenSSL(text: String) throws {
         let h = CLIHarness()
         let ours = h.run(["sha256", text], useStore: false).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["openssl", "dgst", "-sha256", "-r"]
-        let input = Pipe()
-        let output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        try p.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let theirs = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "openssl must be installed")
+        let openssl = try ExternalTool.run("openssl", ["dgst", "-sha256", "-r"], stdin: text)
+        #expect(openssl.code == 0, "\(openssl.stderr)")
+        let theirs = openssl.stdout.prefix(64)
         #expect(ours == String(theirs))
     }
 
@@ -216,11 +206,23 @@ struct PurchaseFlowTests {
             r.stderr
                 == "error: \(h.store)/state: checksum mismatch: the file was damaged (run 'iapctl doctor' to inspect and salvage)\n"
         )
+        // One line a file, each path once, and no advice to run doctor from doctor.
         let doctor = h.run(["doctor"])
         #expect(doctor.code == 65)
-        #expect(doctor.stdout.contains("BAD  \(h.store)/state"))
+        #expect(
+            doctor.stdout == """
+                BAD  \(h.store)/state: checksum mismatch: the file was damaged
+                ok   \(h.store)/catalog: catalog is intact (14 products)
+                ok   \(h.store)/journal: 3 commits: 1 transactions and 3 events, every frame checks
+                store is damaged; add --salvage DIR to copy its valid part into a new store at DIR
+
+                """, "\(doctor)")
+        // A salvage that wrote the new store succeeds and says what it recovered.
         let salvage = h.run(["doctor", "--salvage", h.path("rescued")])
-        #expect(salvage.stdout.contains("salvaged 1 transactions"))
+        #expect(salvage.code == 0, "\(salvage)")
+        #expect(salvage.stdout.contains("store is damaged; salvaged 1 transactions and 3 events into \(h.path("rescued"))\n"))
+        #expect(salvage.stdout.contains("  note: state file unusable: counters, queue and ownership rebuilt from the journal"))
+        #expect(h.run(["--store", h.path("rescued"), "doctor"], useStore: false).code == 0)
         let rescued = h.run(["--store", h.path("rescued"), "dump", "--json"], useStore: false)
         #expect(rescued.json?.arrayValue?.first?["finished"] == .bool(true))
         #expect(h.bytes("store/state") == state, "doctor must not touch the damaged store")

@@ -35,6 +35,44 @@ struct ScenarioRunTests {
         #expect(!left.contains { $0.hasPrefix("iapctl-run-") }, "\(left)")
     }
 
+    @Test("let and expect json read a line's JSON without --json on it; --verbose shows the line as typed")
+    func jsonWithoutTheFlag() {
+        let harness = CLIHarness("iapctl-scenario")
+        harness.write(
+            "plain.iap",
+            """
+            buy com.x.coin42
+            expect json .state == purchased
+            let TX = .transactionIdentifier
+            finish $TX
+            expect json .[0].finished == true
+            queue
+            expect stdout ~ the queue is empty
+            events
+            expect json .[-1].name == transactionFinished
+            """)
+        let result = harness.run(["run", "--verbose", "plain.iap"], useStore: false, environment: ["TMPDIR": harness.directory])
+        #expect(result.code == 0, "\(result)")
+        #expect(result.stderr == "")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "plain.iap:1: buy com.x.coin42  -> exit 0")
+        #expect(lines.contains("plain.iap:4: finish $TX  -> exit 0"))
+        #expect(lines.contains("plain.iap:6: queue  -> exit 0"), "a line nothing reads as JSON prints text")
+        #expect(lines.last == "5 passed, 0 failed")
+    }
+
+    @Test("an empty or comment-only scenario is malformed, not a pass", arguments: ["", "# nothing here\n\n   # at all\n"])
+    func emptyScenario(text: String) {
+        let harness = CLIHarness("iapctl-scenario")
+        let result = harness.run(["run", "-"], stdin: text, useStore: false, environment: ["TMPDIR": harness.directory])
+        #expect(result.code == 65)
+        #expect(
+            result.stderr
+                == "error: <stdin>: no commands or checks (it is empty or only comments); write one iapctl command or check a line (see 'iapctl help run')\n"
+        )
+        #expect(result.stdout == "")
+    }
+
     @Test func failuresNameTheLineTheExpectedAndTheActualValue() {
         let harness = CLIHarness("iapctl-scenario")
         harness.write(
@@ -134,10 +172,10 @@ struct ScenarioRunTests {
         let harness = CLIHarness("iapctl-scenario")
         let missing = harness.run(["run", "nope.iap"], useStore: false)
         #expect(missing.code == 66)
-        #expect(missing.stderr == "error: cannot read 'nope.iap': No such file or directory\n")
+        #expect(missing.stderr == "error: cannot read 'nope.iap': no such file (give a scenario file, or - for standard input)\n")
         let directory = harness.run(["run", "."], useStore: false)
         #expect(directory.code == 66)
-        #expect(directory.stderr == "error: cannot read '.': Is a directory\n")
+        #expect(directory.stderr == "error: cannot read '.': is a directory, not a scenario file\n")
     }
 
     @Test func invalidUTF8IsMalformed() throws {

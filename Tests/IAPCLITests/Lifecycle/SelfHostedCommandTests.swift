@@ -117,6 +117,6 @@ struct SelfHostedCommandTests {
         h.ok(["init"])
         h.expectRefused(
             ["config", "set", "downloader", "a\nb"], code: 64,
-            "bad value 'a\nb' for setting downloader; expected a one-line shell command of at most 4096 characters, or none")
+            "bad value 'a\\nb' for setting downloader; expected a one-line shell command of at most 4096 characters, or none")
     }
 }

@@ -132,8 +132,7 @@ struct ParsingBinderTests {
     // MARK: Help and version
 
     @Test(arguments: [
-        ([], [String]()),
-        (["help"], []),
+        (["help"], [String]()),
         (["--help"], []),
         (["-h"], []),
         (["--json", "help"], []),

@@ -40,7 +40,10 @@ struct ParsingUsageErrorTests {
         ),
         (["help", "buy", "extra"], "unexpected argument 'extra' for 'help' (see 'iapctl help help')"),
         // Missing commands and subcommands.
-        (["--json"], "missing command (see 'iapctl help')"),
+        (
+            ["--json"],
+            "missing command; usage: iapctl <command> [<arguments>] [<options>], such as 'iapctl products' or 'iapctl buy com.x.coin42' (see 'iapctl help')"
+        ),
         (["config"], "missing subcommand for 'config'; use one of: get, set (see 'iapctl help config')"),
         (
             ["--store", "d", "clock", "--json"],

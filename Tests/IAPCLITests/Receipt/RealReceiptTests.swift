@@ -28,7 +28,7 @@ struct RealReceiptTests {
     /// `openssl asn1parse -i` lines: (offset, depth, header length, length, tag, value text).
     static func asn1parse(_ der: [UInt8], in h: CLIHarness, name: String) throws -> [(Int, Int, Int, Int, String, String)] {
         if der.isEmpty { return [] }
-        FileManager.default.createFile(atPath: h.path(name), contents: Data(der))
+        _ = FileManager.default.createFile(atPath: h.path(name), contents: Data(der))
         let r = try ExternalTool.run("openssl", ["asn1parse", "-inform", "DER", "-i", "-in", name], in: h.directory)
         #expect(r.code == 0, "\(r.stderr)")
         return r.stdout.split(separator: "\n").compactMap { line in
@@ -113,7 +113,7 @@ struct RealReceiptTests {
         let h = CLIHarness()
         let text = try String(contentsOfFile: CLIHarness.fixture("real/receipts/" + file), encoding: .utf8)
         let der = [UInt8](try #require(Data(base64Encoded: text, options: .ignoreUnknownCharacters)))
-        FileManager.default.createFile(atPath: h.path("receipt.der"), contents: Data(der))
+        _ = FileManager.default.createFile(atPath: h.path("receipt.der"), contents: Data(der))
         let cms = try ExternalTool.run(
             "openssl", ["cms", "-verify", "-noverify", "-inform", "DER", "-in", "receipt.der", "-out", "payload.der"],
             in: h.directory)

@@ -131,7 +131,7 @@ struct ReceiptCommandTests {
         h.ok(["receipt", "--der", "r.der"])
         let der = h.bytes("r.der")
         for length in stride(from: 0, to: der.count, by: max(1, der.count / 40)) {
-            FileManager.default.createFile(atPath: h.path("cut.der"), contents: Data(der.prefix(length)))
+            _ = FileManager.default.createFile(atPath: h.path("cut.der"), contents: Data(der.prefix(length)))
             let r = h.run(["receipt", "decode", "cut.der"])
             #expect(r.code == 65, "length \(length): \(r)")
             #expect(r.stderr.hasPrefix("error: cannot decode receipt 'cut.der': at byte "))
@@ -225,11 +225,11 @@ struct ReceiptCommandTests {
         // Its receipts do not verify at a store with the test chain (verifyReceipt: 21003).
         let other = CLIHarness()
         other.write("r.der", "")
-        FileManager.default.createFile(atPath: other.path("r.der"), contents: Data(h.bytes("r.der")))
+        _ = FileManager.default.createFile(atPath: other.path("r.der"), contents: Data(h.bytes("r.der")))
         let status = other.run(["verify-receipt", "r.der"])
         #expect(status.stdout == "{\"status\":21003}\n")
         // The copy is checked: a swapped signing file is refused.
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: h.store + "/signing", contents: Data("iapctl-signing v1 crc32c=00000000 length=0\n".utf8))
         let damaged = h.run(["receipt"])
         #expect(damaged.code == 65)

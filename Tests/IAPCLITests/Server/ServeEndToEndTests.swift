@@ -241,10 +241,10 @@ struct ServeEndToEndTests {
         #expect(h.run(["init"]).code == 0)
         let server = try ServerProcess(store: h.store)
         let taken = h.run(["serve", "--port", String(server.port)])
-        #expect(taken.code == 64)
+        #expect(taken.code == 69)
         #expect(
             taken.stderr
-                == "error: port \(server.port) on 127.0.0.1 is in use; pick another with --port, or --port 0 for a free one (see 'iapctl help serve')\n"
+                == "error: port \(server.port) on 127.0.0.1 is in use; pick another with --port, or --port 0 for a free one\n"
         )
         #expect(server.stop() == 0)
         let ipv6 = try ServerProcess(store: h.store, ["--host", "::1"])

@@ -15,6 +15,7 @@ struct BoundedRun: CustomStringConvertible {
     var description: String { "exit \(code)\(timedOut ? " (timed out)" : "")\nstdout: \(stdout)\nstderr: \(stderr)" }
 
     static func run(_ executable: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 30) -> BoundedRun {
+        _ = ChildProcess.ignoreBrokenPipe
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -31,11 +32,14 @@ struct BoundedRun: CustomStringConvertible {
         } catch {
             return BoundedRun(stdout: "", stderr: "could not start \(executable): \(error)", code: -1, timedOut: false)
         }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()
         let readers = DispatchGroup()
+        let writer = input.fileHandleForWriting
+        DispatchQueue.global().async(group: readers) {
+            _ = ChildProcess.feed(Array((stdin ?? "").utf8), to: writer)
+            try? writer.close()
+        }
         DispatchQueue.global().async(group: readers) { outData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: readers) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         var timedOut = false

@@ -118,9 +118,9 @@ struct JWSCommandTests {
         #expect(verify.stdout == "leaf.pem: OK\n", "\(verify)")
         let key = try ExternalTool.run("openssl", ["x509", "-in", "leaf.pem", "-noout", "-pubkey"], in: h.directory)
         h.write("leaf-pub.pem", key.stdout)
-        FileManager.default.createFile(atPath: h.path("input"), contents: Data(jws.signingInput))
+        _ = FileManager.default.createFile(atPath: h.path("input"), contents: Data(jws.signingInput))
         let der = try P256.Signature(rawRepresentation: jws.signature).derRepresentation
-        FileManager.default.createFile(atPath: h.path("signature.der"), contents: Data(der))
+        _ = FileManager.default.createFile(atPath: h.path("signature.der"), contents: Data(der))
         let dgst = try ExternalTool.run(
             "openssl", ["dgst", "-sha256", "-verify", "leaf-pub.pem", "-signature", "signature.der", "input"], in: h.directory)
         #expect(dgst.stdout == "Verified OK\n", "\(dgst)")
@@ -190,7 +190,7 @@ struct JWSCommandTests {
         ),
         (
             ["jws", "renewal", "2000000000000001"], 3,
-            "error: no subscription has original transaction id 2000000000000001 (see 'iapctl subscriptions')"
+            "error: no subscription has original transaction id 2000000000000001 (list them with 'iapctl subscriptions', no id)"
         ),
         (["jws", "decode", "nosuch"], 66, "error: cannot read 'nosuch': no such file (give a file holding a compact JWS)"),
         (

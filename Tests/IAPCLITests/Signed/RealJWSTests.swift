@@ -109,12 +109,13 @@ struct RealJWSTests {
     }()
 
     /// `iapctl jws decode FILE --root ROOT --bundle-id --environment [--app-apple-id] --json`.
-    static func ours(_ c: Case) -> (result: CLIResult, json: [String: Any]?) {
+    static func ours(_ c: Case, strict: Bool = false) -> (result: CLIResult, json: [String: Any]?) {
         let h = CLIHarness()
         var arguments = [
             "jws", "decode", CLIHarness.fixture("real/" + c.file), "--root", CLIHarness.fixture("real/" + c.root),
             "--environment", c.environment, "--json",
         ]
+        if strict { arguments.append("--strict") }
         if let b = c.bundleID { arguments += ["--bundle-id", b] }
         if let id = c.appAppleID, c.environment == "Production" { arguments += ["--app-apple-id", String(id)] }
         let r = h.run(arguments, useStore: false)
@@ -146,6 +147,28 @@ struct RealJWSTests {
                 }
             }
         }
+    }
+
+    /// With `--strict` (OpenSSL's X509_STRICT, which the Python library sets), iapctl gives the
+    /// verdict app-store-server-library gives here on every file: the App Store's chains pass,
+    /// and Apple's test chains fail on their leaf's missing Authority Key Identifier, as
+    /// `openssl verify -x509_strict` reports too (error 85).
+    @Test(arguments: cases)
+    func strictGivesThePythonVerdict(_ c: Case) throws {
+        let line = try #require(Self.appleResults[c.file], "Apple's SignedDataVerifier did not run (python3 on PATH?)")
+        let apple = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let (result, json) = Self.ours(c, strict: true)
+        let verification = try #require(json?["verification"] as? [String: Any], "\(result)")
+        let valid = try #require(verification["valid"] as? Bool)
+        #expect(
+            valid == ((apple["verdict"] as? String) == "OK"),
+            "\(c.file): --strict says \(valid), Python \(apple["verdict"] ?? "-")")
+        let checks = verification["checks"] as? [[String: Any]] ?? []
+        let chain = checks.first { $0["name"] as? String == "chain" }
+        if c.pythonVerdict != c.appleVerdict, c.appleVerdict == "OK" {
+            #expect((chain?["detail"] as? String)?.contains("Missing Authority Key Identifier") == true, "\(chain ?? [:])")
+        }
+        if c.appleVerdict == "OK" && c.pythonVerdict == "OK" { #expect(chain?["verdict"] as? String == "pass") }
     }
 
     /// The time rule: a signedDate is the time; without one, now (which Apple's verifier uses too),

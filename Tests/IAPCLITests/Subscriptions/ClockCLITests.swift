@@ -48,7 +48,7 @@ struct ClockCLITests {
             ),
             (
                 ["clock", "advance", "P9000Y"], 64,
-                "error: cannot move the clock to 285779750400000 ms: past 9999-12-31T23:59:59.999Z, the last date iapctl writes\n"
+                "error: cannot move the clock past 9999-12-31T23:59:59.999Z, the last date iapctl writes (it is at 2026-01-01T00:00:00Z); give an earlier date or a shorter duration\n"
             ),
         ])
     func badInput(arguments: [String], code: Int32, stderr: String) {

@@ -25,7 +25,7 @@ enum AppleVerifier {
             from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
             from appstoreserverlibrary.models.Environment import Environment
         except ImportError as e:
-            print("app-store-server-library is not installed (pip install -r requirements-test.txt): %s" % e, file=sys.stderr)
+            print("app-store-server-library is not importable by %s (%s); run 'make test', which sets up .build/venv from requirements-test.txt and puts it first on PATH" % (sys.executable, e), file=sys.stderr)
             sys.exit(3)
         root = x509.load_pem_x509_certificate(open(sys.argv[1], 'rb').read()).public_bytes(serialization.Encoding.DER)
         app_apple_id = int(sys.argv[4]) if len(sys.argv) > 4 else None

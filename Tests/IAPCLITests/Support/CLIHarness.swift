@@ -58,42 +58,20 @@ final class CLIHarness {
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, useStore: Bool = true, environment: [String: String] = [:]) -> CLIResult
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIHarness.binary)
-        process.arguments = (useStore ? ["--store", store] : []) + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "IAPCTL_STORE")
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcess.run(
+                CLIHarness.binary, (useStore ? ["--store", store] : []) + arguments, directory: directory, environment: env,
+                stdin: stdin.map { Array($0.utf8) })
         } catch {
             return CLIResult(stdout: "", stderr: "could not start \(CLIHarness.binary): \(error)", code: -1)
         }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        // A process killed by a signal reports 128 + the signal, as shells do.
-        let code = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return CLIResult(
-            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), code: code)
+            stdout: String(decoding: outcome.stdout, as: UTF8.self), stderr: String(decoding: outcome.stderr, as: UTF8.self),
+            code: outcome.code)
     }
 
     /// Runs a command line in-process through `IAPCLI.run` (no fork), for long sequences.
@@ -110,7 +88,7 @@ final class CLIHarness {
     func path(_ relative: String) -> String { directory + "/" + relative }
 
     func write(_ relative: String, _ text: String) {
-        FileManager.default.createFile(atPath: path(relative), contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path(relative), contents: Data(text.utf8))
     }
 
     func bytes(_ relative: String) -> [UInt8] {

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Runs the outside tools the interop tests compare against: `openssl` and Apple's Python
-/// `app-store-server-library` (installed by `.ci/run` from `requirements-test.txt`). A missing
-/// tool is a test failure, never a skip.
+/// `app-store-server-library` (`make test` installs it into `.build/venv` from
+/// `requirements-test.txt` and puts that first on PATH). A missing tool is a failure of the tests
+/// that need it, with a message naming the fix, never a skip and never the end of the run.
 enum ExternalTool {
     struct Missing: Error, CustomStringConvertible {
         let description: String
@@ -14,37 +15,27 @@ enum ExternalTool {
                 "/usr/bin", "/usr/local/bin",
             ]
         for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/" + name) { return dir + "/" + name }
-        throw Missing(description: "\(name) is not installed; the receipt interop tests need it on PATH (.ci/run installs it)")
+        throw Missing(
+            description:
+                "\(name) is not installed; the interop tests need it on PATH (Debian: apt-get install \(debianPackage(name)))")
+    }
+
+    /// The Debian package that installs the command `name`.
+    static func debianPackage(_ name: String) -> String {
+        switch name {
+        case "python3": return "python3 python3-venv"
+        default: return name
+        }
     }
 
     /// Runs `name` with `arguments` in `directory`, feeding `stdin`.
     static func run(_ name: String, _ arguments: [String], in directory: String? = nil, stdin: String = "") throws -> (
         code: Int32, stdout: String, stderr: String
     ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path(name))
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let outcome = try ChildProcess.run(try path(name), arguments, directory: directory, stdin: Array(stdin.utf8))
+        return (
+            outcome.code, String(decoding: outcome.stdout, as: UTF8.self), String(decoding: outcome.stderr, as: UTF8.self)
+        )
     }
 
     /// `ReceiptUtility().extract_transaction_id_from_app_receipt(base64)` from Apple's library.
@@ -54,7 +45,7 @@ enum ExternalTool {
             try:
                 from appstoreserverlibrary.receipt_utility import ReceiptUtility
             except ImportError as e:
-                print("app-store-server-library is not installed (pip install -r requirements-test.txt): %s" % e, file=sys.stderr)
+                print("app-store-server-library is not importable by %s (%s); run 'make test', which sets up .build/venv from requirements-test.txt and puts it first on PATH" % (sys.executable, e), file=sys.stderr)
                 sys.exit(3)
             print(ReceiptUtility().extract_transaction_id_from_app_receipt(sys.stdin.read().strip()))
             """

@@ -375,7 +375,7 @@ struct CatalogStoreKitFormatTests {
             problem: "expected true or false, found a string"),
         Malformed(
             file: "bad-locale", product: "com.example.bad.noads", keyPath: "products[1].localizations[1].locale",
-            problem: "'en-US' is not a locale; write it as en_US or zh_CN"),
+            problem: "'en-US' is not a locale; write language_REGION such as en_US, zh_CN or ja_JP; did you mean 'en_US'?"),
         Malformed(
             file: "truncated", product: nil, keyPath: "",
             problem: "invalid JSON at byte 200: expected '\"' to end the string (check the JSON syntax)"),

@@ -41,6 +41,13 @@ enum CryptoTestSupport {
         return try body(url)
     }
 
+    /// Makes SIGPIPE harmless in the test process, once (see ``openssl(_:in:stdin:expectSuccess:)``):
+    /// a handler that does nothing, which exec resets in children, where `SIG_IGN` would be
+    /// inherited.
+    static let ignoreBrokenPipe: Void = {
+        signal(SIGPIPE) { _ in }
+    }()
+
     struct OpenSSLError: Error, CustomStringConvertible {
         var description: String
     }
@@ -51,7 +58,9 @@ enum CryptoTestSupport {
             (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/openssl" }
             + ["/usr/bin/openssl", "/usr/local/bin/openssl"]
         for path in candidates where FileManager.default.isExecutableFile(atPath: path) { return path }
-        throw OpenSSLError(description: "openssl is not installed; the crypto cross-check tests need it on PATH")
+        throw OpenSSLError(
+            description:
+                "openssl is not installed; the crypto cross-check tests need it on PATH (Debian: apt-get install openssl)")
     }
 
     /// Runs openssl with `arguments` in `directory`; returns its exit status and stdout/stderr.
@@ -69,11 +78,20 @@ enum CryptoTestSupport {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
+        // An openssl that exits before reading its input must fail this test only: with SIGPIPE
+        // ignored the write below gets EPIPE instead of killing the test process.
+        _ = ignoreBrokenPipe
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
+        let writer = input.fileHandleForWriting
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            if let stdin { try? writer.write(contentsOf: stdin) }
+            try? writer.close()
+        }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
         let stderr = String(decoding: errData, as: UTF8.self)
         if expectSuccess && process.terminationStatus != 0 {

@@ -17,6 +17,6 @@ final class TemporaryDirectory {
     }
 
     func write(_ relative: String, _ bytes: [UInt8]) {
-        FileManager.default.createFile(atPath: path + "/" + relative, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path + "/" + relative, contents: Data(bytes))
     }
 }
