@@ -177,7 +177,7 @@ extension AppStoreServerAPI {
                 .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .notAllowed, .notFound, .usage,
                 .badData:
                 return AppStoreAPIError.generalBadRequest.response(error.description)
-            case .damaged, .badCatalog, .unreadable, .io, .storePath:
+            case .damaged, .badCatalog, .unreadable, .io, .storePath, .cannotCreate, .unavailable:
                 return AppStoreAPIError.generalInternal.response(error.description)
             }
         } catch {
