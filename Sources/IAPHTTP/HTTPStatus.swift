@@ -12,12 +12,14 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
 
     public static let `continue` = HTTPStatus(100, "Continue")
     public static let ok = HTTPStatus(200, "OK")
+    public static let accepted = HTTPStatus(202, "Accepted")
     public static let badRequest = HTTPStatus(400, "Bad Request")
     public static let unauthorized = HTTPStatus(401, "Unauthorized")
     public static let forbidden = HTTPStatus(403, "Forbidden")
     public static let notFound = HTTPStatus(404, "Not Found")
     public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
     public static let requestTimeout = HTTPStatus(408, "Request Timeout")
+    public static let conflict = HTTPStatus(409, "Conflict")
     /// RFC 9110 renamed "Payload Too Large" to "Content Too Large".
     public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
     public static let uriTooLong = HTTPStatus(414, "URI Too Long")

@@ -16,11 +16,11 @@ enum JWSCommand {
             signed at the store's clock, so the same store gives the same bytes. 'iapctl jws decode' reads \
             any JWS and with --root verifies it as Apple's SignedDataVerifier does. See docs/signed.md.
             """,
-        subcommands: [show.spec, renewal.spec, decode.spec],
+        subcommands: [show.spec, renewal.spec, appTransaction.spec, decode.spec],
         defaultSubcommand: "show"
     )
 
-    static let children = [show, renewal, decode]
+    static let children = [show, renewal, appTransaction, decode]
 
     static let show = CommandDefinition(
         CommandSpec(
@@ -47,6 +47,21 @@ enum JWSCommand {
             arguments: [ArgumentSpec("ID", help: "A product id of the subscription's group, or one of its transaction ids")],
             examples: ["iapctl jws renewal com.x.vip2", "iapctl jws renewal 2000000000000001 --json"]
         ), run: runRenewal)
+
+    static let appTransaction = CommandDefinition(
+        CommandSpec(
+            name: "app-transaction",
+            summary: "Print the store's signed AppTransaction (signedAppTransactionInfo)",
+            discussion: """
+                The AppTransaction that Get App Transaction Info returns: the app's versions, its original \
+                purchase date, the account's appTransactionId (the one in every signed transaction), signed \
+                at the store's clock (its receiptCreationDate). --app-apple-id puts the app's Apple ID in, \
+                as 'iapctl serve --app-apple-id' does. With --json: {"signedAppTransactionInfo", "header", \
+                "payload"}.
+                """,
+            options: [.value("app-apple-id", "n", help: "The appAppleId to put in (default: none, as in sandbox)")],
+            examples: ["iapctl jws app-transaction", "iapctl jws app-transaction --app-apple-id 1234567890 --json"]
+        ), run: runAppTransaction)
 
     static let decode = CommandDefinition(
         CommandSpec(
@@ -105,6 +120,20 @@ enum JWSCommand {
         }
     }
 
+    // MARK: - jws app-transaction
+
+    static func runAppTransaction(_ c: CommandContext) throws -> ExitCode {
+        let appAppleID = try c.invocation.int("app-apple-id", in: 1...Int.max).map { Int64($0) }
+        return try c.read { s throws(StoreError) in
+            let token = try StoreTransactionSigner(session: s).signer.sign(
+                AppTransactionPayload.bytes(
+                    try AppTransactionPayload.content(session: s, appAppleID: appAppleID),
+                    context: SignedDataContext(state: s.state)))
+            printToken(token, key: "signedAppTransactionInfo", id: nil, c)
+            return .success
+        }
+    }
+
     // MARK: - jws renewal ID
 
     static func runRenewal(_ c: CommandContext) throws -> ExitCode {
@@ -130,7 +159,7 @@ enum JWSCommand {
     }
 
     /// The token on one line, or with --json the token with its decoded header and payload.
-    private static func printToken(_ token: String, key: String, id: (key: String, value: String), _ c: CommandContext) {
+    private static func printToken(_ token: String, key: String, id: (key: String, value: String)?, _ c: CommandContext) {
         guard c.json else {
             c.stdout.line(token)
             return
@@ -139,8 +168,10 @@ enum JWSCommand {
         let jws = try? CompactJWS(parsing: token)
         c.printJSON { w in
             w.beginObject()
-            w.key(id.key)
-            w.string(id.value)
+            if let id {
+                w.key(id.key)
+                w.string(id.value)
+            }
             w.key(key)
             w.string(token)
             w.key("header")

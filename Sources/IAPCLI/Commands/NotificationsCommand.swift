@@ -47,13 +47,14 @@ enum NotificationsCommand {
                         w.key("timestamp")
                         w.int(n.date.milliseconds)
                         w.key("transactionIdentifier")
-                        w.decimalString(n.transactionID.rawValue)
+                        if let id = n.transactionID { w.decimalString(id.rawValue) } else { w.null() }
                         w.key("signedPayload")
                         w.string(n.signedPayload)
                         w.endObject()
                     }
                 } else {
-                    c.stdout.line("\(n.seq) \(n.notificationType) \(n.subtype ?? "-") \(n.transactionID)")
+                    c.stdout.line(
+                        "\(n.seq) \(n.notificationType) \(n.subtype ?? "-") \(n.transactionID.map(\.description) ?? "-")")
                 }
             }
             return .success

@@ -30,6 +30,9 @@ enum ServeCommand {
                 .value(
                     "api-key", "file",
                     help: "Verify bearer tokens' ES256 signature with this App Store Connect key (.p8) or its public key PEM"),
+                .value(
+                    "api-key-id", "kid",
+                    help: "The key id tokens must name in kid (default: KID of a file named AuthKey_KID.p8; else any)"),
                 .value("webhook", "url", help: "POST each new notification to this loopback http:// URL"),
                 .value("webhook-attempts", "n", help: "Tries per notification before giving up, 1 to 20 (default: 5)"),
                 .value("webhook-backoff", "seconds", help: "Pause before the first retry, doubling after (default: 1)"),
@@ -79,11 +82,19 @@ enum ServeCommand {
             guard !path.isEmpty else {
                 throw i.usageError("empty --api-key; give the App Store Connect key file (.p8) or its public key PEM")
             }
+            let keyID = i.value("api-key-id") ?? APIKeySignatureVerifier.keyID(fromFileName: path)
+            if let keyID, keyID.isEmpty || !keyID.allSatisfy({ $0.isLetter || $0.isNumber }) {
+                throw i.usageError(
+                    "--api-key-id '\(keyID)' is not a key id; give the 10 letters and digits App Store Connect shows, such as 2X9R4HXF34"
+                )
+            }
             keyVerifier = try APIKeySignatureVerifier(
                 pem: String(
                     decoding: try JWSArgument.read(path, holding: "an App Store Connect key (.p8) or its public key PEM"),
                     as: UTF8.self),
-                name: "--api-key \(path)")
+                name: "--api-key \(path)", keyID: keyID)
+        } else if i.isGiven("api-key-id") {
+            throw i.usageError("--api-key-id needs --api-key FILE: the key whose id it is")
         }
         return try serve(
             c, configuration, announce: .listening, appAppleID: appAppleID, keyVerifier: keyVerifier, webhook: webhook,
@@ -112,7 +123,13 @@ enum ServeCommand {
             (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s))
         }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
-        let router = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier).router()
+        var endpoints = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier)
+        let writer = StoreWriterGate(path: c.storePath, lockTimeout: c.lockTimeout)
+        endpoints.writer = writer
+        endpoints.notificationURL = webhook?.description
+        endpoints.notificationHistory = StoreNotificationHistory(signer: signer, appAppleID: appAppleID)
+        endpoints.realtimeCaller = RealtimeHTTPCaller()
+        let router = endpoints.router()
         let stop = StopSignal()
         let page = TransactionManagerMount()
         let server = HTTPServer(configuration: configuration, stopSignal: stop) { request in
@@ -162,6 +179,14 @@ enum ServeCommand {
                 source: notificationSource(signer: signer, appAppleID: appAppleID), reader: reader,
                 transport: HTTPWebhookClient(url: webhook), policy: policy, since: lastEvent,
                 wait: { seconds in stop.wait(seconds: seconds) }, log: log.line)
+            // Each attempt is kept in the store (Get Test Notification Status, restarts).
+            deliverer.onAttempt = { seq, result in
+                do {
+                    _ = try writer.write { s in try s.apply(.serverAPI(.recordSendAttempt(seq: seq, result: result))) }
+                } catch {
+                    log.line("webhook: cannot record the attempt at notification \(seq) (\(error))")
+                }
+            }
             webhookRunning = true
             let storePath = c.storePath
             nonisolated(unsafe) let unsafeDeliverer = deliverer

@@ -15,7 +15,8 @@ enum ShowCommand {
         return try c.read { s throws(StoreError) in
             guard let t = try s.transaction(id) else { throw .unknownTransaction(id) }
             if c.json {
-                c.printJSON { TransactionJSON.write(t, into: &$0) }
+                let record = s.state.serverAPIRecords?[id]
+                c.printJSON { TransactionJSON.write(t, serverAPI: record, into: &$0) }
             } else {
                 c.stdout.line(TransactionText.line(t))
             }

@@ -62,6 +62,21 @@ enum EventText {
             .subscriptionExpired, .transactionRevoked, .transactionDeleted, .transactionsCleared:
             // Subscription commands print these themselves.
             return nil
+        case .serverAPI(let change):
+            switch change {
+            case .appAccountTokenSet(let t, let token): return "app account token of \(t.id) set to \(token)"
+            case .consumptionInformationReceived(let t, let info):
+                return "consumption information v\(info.version) received for \(t.id)"
+            case .renewalExtended(let t, let s, let days, _, _):
+                return
+                    "renewal of \(s.originalID) extended \(days) day\(days == 1 ? "" : "s"): \(t.id) now expires \(s.expiresDate.rfc3339)"
+            case .massExtensionCompleted(let m):
+                return "mass extension \(m.requestIdentifier) of \(m.productID): \(m.succeeded) extended, \(m.failed) failed"
+            case .testNotificationRequested:
+                return "test notification requested"
+            case .retentionChanged(let change):
+                return "\(change.name) \(change.fields.prefix(3).joined(separator: " "))"
+            }
         }
     }
 

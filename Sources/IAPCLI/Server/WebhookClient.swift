@@ -13,6 +13,23 @@ enum WebhookAttempt: Equatable {
 }
 
 /// Sends one notification body somewhere; the HTTP client in production, a recorder in tests.
+extension WebhookAttempt {
+    /// Apple's `sendAttemptResult` for the attempt (App Store Server API, sendAttemptResult):
+    /// SUCCESS for a 2xx, UNSUCCESSFUL_HTTP_RESPONSE_CODE for another status, NO_RESPONSE when the
+    /// receiver closed without answering, INVALID_RESPONSE for an answer that is not HTTP, and
+    /// SOCKET_ISSUE when the connection or the send failed (the reasons `HTTPWebhookClient` gives).
+    var sendAttemptResult: String {
+        switch self {
+        case .delivered: return "SUCCESS"
+        case .failed(let reason):
+            if reason.contains(" answered HTTP ") { return "UNSUCCESSFUL_HTTP_RESPONSE_CODE" }
+            if reason.hasSuffix("closed the connection without answering") { return "NO_RESPONSE" }
+            if reason.hasSuffix("did not answer HTTP") { return "INVALID_RESPONSE" }
+            return "SOCKET_ISSUE"
+        }
+    }
+}
+
 protocol WebhookTransport: Sendable {
     func post(_ body: [UInt8]) -> WebhookAttempt
 }

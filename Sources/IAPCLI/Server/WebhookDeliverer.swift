@@ -41,6 +41,9 @@ final class WebhookDeliverer {
     private(set) var cursor: UInt64
     /// The journal length at the last look (nil before the first).
     private var seenJournalLength: UInt64?
+    /// Called after each attempt with the notification's `seq` and Apple's `sendAttemptResult`
+    /// for it (`serve` records it in the store for Get Test Notification Status).
+    var onAttempt: ((UInt64, String) -> Void)?
 
     init(
         source: any NotificationSource, reader: any StoreReading, transport: any WebhookTransport, policy: RetryPolicy,
@@ -81,7 +84,9 @@ final class WebhookDeliverer {
         for item in pending {
             var attempt = 1
             while true {
-                switch transport.post(item.body) {
+                let outcome = transport.post(item.body)
+                onAttempt?(item.seq, outcome.sendAttemptResult)
+                switch outcome {
                 case .delivered:
                     break
                 case .failed(let reason):

@@ -168,6 +168,42 @@ public enum EventJSON {
             w.decimalString(original.rawValue)
             w.key("offers")
             OfferJSON.writeSubscriptionOffers(offers, into: &w)
+        case .serverAPI(let change):
+            if let t = change.transaction {
+                w.key("transaction")
+                TransactionJSON.write(t, into: &w)
+            }
+            switch change {
+            case .appAccountTokenSet(_, let token):
+                w.key("appAccountToken")
+                w.string(token)
+            case .consumptionInformationReceived(_, let info):
+                w.key("consumptionInformation")
+                ConsumptionInformationJSON.write(info, into: &w)
+            case .renewalExtended(_, let s, let days, let reason, let request):
+                w.key("extendByDays")
+                w.int(days)
+                w.key("extendReasonCode")
+                w.int(reason)
+                w.key("requestIdentifier")
+                w.string(request)
+                w.key("subscription")
+                SubscriptionJSON.write(s, into: &w)
+            case .massExtensionCompleted(let m):
+                w.key("massExtension")
+                MassExtensionJSON.write(m, into: &w)
+            case .testNotificationRequested:
+                w.key("request")
+                w.beginObject()
+                w.key("kind")
+                w.string("testNotification")
+                w.endObject()
+            case .retentionChanged(let change):
+                w.key("retention")
+                w.beginArray()
+                for f in change.fields { w.string(f) }
+                w.endArray()
+            }
         }
         w.endObject()
     }

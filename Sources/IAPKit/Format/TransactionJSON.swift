@@ -6,7 +6,12 @@ import IAPTime
 /// Every command that prints transactions (`buy`, `queue`, `finish`, `dump`, events) goes through
 /// `write`, so the shape is defined once. Dates come with `...Timestamp` twins in milliseconds.
 public enum TransactionJSON {
-    public static func write(_ t: Transaction, into w: inout JSONWriter) {
+    public static func write(_ t: Transaction, into w: inout JSONWriter) { write(t, serverAPI: nil, into: &w) }
+
+    /// The transaction with what the App Store Server API recorded about it (`show`): the
+    /// app account token Set App Account Token gave it (`appAccountToken`) and every Send
+    /// Consumption Information request (`consumptionInformation`), members present only then.
+    public static func write(_ t: Transaction, serverAPI record: ServerAPIRecord?, into w: inout JSONWriter) {
         w.beginObject()
         w.key("transactionIdentifier")
         w.decimalString(t.id.rawValue)
@@ -81,6 +86,19 @@ public enum TransactionJSON {
             w.string(credit.decimalString(fractionDigits: Storefront.named(t.storefront)?.fractionDigits ?? 2))
         } else {
             w.null()
+        }
+        // The App Store's order id (Look Up Order ID), null for what has no order.
+        w.key("orderIdentifier")
+        w.optionalString(OrderIdentifier.of(t))
+        if let token = record?.appAccountToken {
+            w.key("appAccountToken")
+            w.string(token)
+        }
+        if let consumption = record?.consumption, !consumption.isEmpty {
+            w.key("consumptionInformation")
+            w.beginArray()
+            for info in consumption { ConsumptionInformationJSON.write(info, into: &w) }
+            w.endArray()
         }
         w.endObject()
     }

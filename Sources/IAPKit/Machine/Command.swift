@@ -73,6 +73,8 @@ public enum Command: Hashable, Sendable {
     /// signature form), an offer code, a win-back offer, the introductory offer eligibility
     /// override, the billing plan.
     case buyWithOptions(ProductID, user: UserID?, quantity: Int, options: PurchaseOptions)
+    /// A change the App Store Server API asked for (`iapctl serve`).
+    case serverAPI(ServerAPIRequest)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

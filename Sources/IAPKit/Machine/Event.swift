@@ -103,6 +103,9 @@ public indirect enum EventKind: Hashable, Sendable {
     case transactionDeleted(Transaction)
     /// `iapctl clear` removed every transaction (Xcode's clearTransactions).
     case transactionsCleared(count: Int)
+    /// The App Store Server API changed what the App Store knows about a transaction
+    /// (`ServerAPIChange`: its app account token, its consumption information).
+    case serverAPI(ServerAPIChange)
 
     // MARK: - Offers
 
@@ -164,6 +167,7 @@ public indirect enum EventKind: Hashable, Sendable {
         case .offerKeyRemoved: return "offerKeyRemoved"
         case .offerRedeemed: return "offerRedeemed"
         case .subscriptionOffersChanged: return "subscriptionOffersChanged"
+        case .serverAPI(let change): return change.name
         }
     }
 
@@ -183,6 +187,7 @@ public indirect enum EventKind: Hashable, Sendable {
             .subscriptionExpired, .transactionsCleared, .offerKeyAdded, .offerKeyRemoved, .subscriptionOffersChanged:
             return nil
         case .receipt(let e): return e.transaction
+        case .serverAPI(let change): return change.transaction
         }
     }
 }

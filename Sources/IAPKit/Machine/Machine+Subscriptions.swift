@@ -97,7 +97,9 @@ extension Machine {
                 if let offer = request?.offer {
                     offers.pending = offerRef(offer, product: product, plan: plan)
                 }
-                if let request, offers.renewalBillingPlan != request.billingPlan { offers.renewalBillingPlan = request.billingPlan }
+                if let request, offers.renewalBillingPlan != request.billingPlan {
+                    offers.renewalBillingPlan = request.billingPlan
+                }
                 state.offers.subscriptions[id] = offers
                 noteOffersChanged(id, from: before, into: &effects)
                 if request?.offer != nil {
@@ -233,7 +235,8 @@ extension Machine {
             return id
         case .originalTransaction(let id):
             guard state.subscriptions[id] != nil else {
-                throw .notFound("no subscription has original transaction id \(id) (list them with 'iapctl subscriptions', no id)")
+                throw .notFound(
+                    "no subscription has original transaction id \(id) (list them with 'iapctl subscriptions', no id)")
             }
             return id
         }

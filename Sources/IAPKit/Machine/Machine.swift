@@ -82,6 +82,8 @@ public struct Machine: Sendable {
             try removeOfferKey(id, into: &effects)
         case .buyWithOptions(let id, let user, let quantity, let options):
             try buyWithOptions(id, user: user, quantity: quantity, options: options, archive: archive, into: &effects)
+        case .serverAPI(let request):
+            try applyServerAPI(request, archive: archive, into: &effects)
         }
         try flushFollowups(archive: archive, into: &effects)
         if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {

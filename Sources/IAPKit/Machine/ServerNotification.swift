@@ -78,6 +78,19 @@ extension EventKind {
             .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared, .productConsumed,
             .receipt, .offerKeyAdded, .offerKeyRemoved, .subscriptionOffersChanged:
             return nil
+        case .serverAPI(let change):
+            switch change {
+            // "The App Store extended the subscription renewal date for a specific subscription"
+            // (App Store Server Notifications, RENEWAL_EXTENDED), one request or a mass one.
+            case .renewalExtended: return ServerNotification("RENEWAL_EXTENDED")
+            // "A notification type that the App Store server sends when you request it by calling
+            // the Request a Test Notification endpoint" (notificationType TEST).
+            case .testNotificationRequested: return ServerNotification("TEST")
+            // "The App Store completed a request to extend the subscription renewal date for all
+            // eligible subscribers" (RENEWAL_EXTENSION, SUMMARY), with a summary object.
+            case .massExtensionCompleted: return ServerNotification("RENEWAL_EXTENSION", "SUMMARY")
+            case .appAccountTokenSet, .consumptionInformationReceived, .retentionChanged: return nil
+            }
         }
     }
 }

@@ -54,6 +54,15 @@ public struct StoreState: Hashable, Sendable, Codable {
         get { offerState ?? StoreOffers() }
         set { offerState = newValue.isEmpty ? nil : newValue }
     }
+    /// What the App Store Server API recorded per transaction (`ServerAPIRecord`); nil when
+    /// nothing (stores written before issue 13 have no such member).
+    public var serverAPIRecords: [TransactionID: ServerAPIRecord]?
+    /// Completed mass renewal-date extensions, oldest first; nil when none.
+    public var massExtensions: [MassExtension]?
+    /// The webhook's delivery attempts, by the notification's event `seq`; nil when none.
+    public var sendAttempts: [UInt64: [SendAttempt]]?
+    /// Retention Messaging: images, messages, defaults, the realtime URL; nil when none.
+    public var retention: RetentionMessaging?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {
@@ -104,6 +113,16 @@ public struct StoreState: Hashable, Sendable, Codable {
 
     /// Where the queue reads the transactions a checkpoint named by id (the store's journal).
     mutating func attachQueueSource(_ source: PaymentQueue.Source) { queue.attach(source) }
+    /// Stores a transaction's App Store Server API record; an empty map is kept as nil, so a
+    /// store that never had one compares equal to its reloaded self.
+    mutating func setServerAPIRecord(_ record: ServerAPIRecord?, for id: TransactionID) {
+        var all = serverAPIRecords ?? [:]
+        all[id] = record
+        serverAPIRecords = all.isEmpty ? nil : all
+    }
+
+    /// The app account token Set App Account Token gave an original transaction, if any.
+    public func appAccountToken(original: TransactionID) -> String? { serverAPIRecords?[original]?.appAccountToken }
 
     /// Puts a transaction in the queue, or replaces the queued version; finished (and deleted)
     /// ones leave it.

@@ -20,6 +20,16 @@ public struct AppStoreServerAPI: Sendable {
     public let reader: any StoreReading
     public var tokenVerifier: any BearerTokenVerifier
     public var signer: (any TransactionSigner)?
+    /// Where the mutating endpoints (Finish Transaction, Set App Account Token, ...) apply their
+    /// commands; nil answers them 501.
+    public var writer: (any StoreWriting)?
+    /// The app's notification URL (`serve --webhook`); nil answers Request a Test Notification
+    /// 404 4040007, as Apple does for an app without one.
+    public var notificationURL: String?
+    /// The store's signed notifications, for the notification endpoints; nil answers them 501.
+    public var notificationHistory: (any NotificationHistorySource)?
+    /// How the Retention Messaging performance test calls the realtime URL; nil answers it 501.
+    public var realtimeCaller: (any RealtimeCalling)?
     public var receiptVerifier: (any ReceiptVerifying)?
     public var subscriptionStatus: any SubscriptionStatusResolving
     /// `appAppleId` in responses; Apple leaves it out when the app has none (sandbox, Xcode).
@@ -31,9 +41,10 @@ public struct AppStoreServerAPI: Sendable {
         reader: any StoreReading, tokenVerifier: any BearerTokenVerifier = AppStoreConnectTokenVerifier(),
         signer: (any TransactionSigner)? = nil, receiptVerifier: (any ReceiptVerifying)? = nil,
         subscriptionStatus: any SubscriptionStatusResolving = StoreSubscriptionStatus(), appAppleID: Int64? = nil,
-        now: @escaping @Sendable () -> Int64
+        writer: (any StoreWriting)? = nil, now: @escaping @Sendable () -> Int64
     ) {
         self.reader = reader
+        self.writer = writer
         self.tokenVerifier = tokenVerifier
         self.signer = signer
         self.receiptVerifier = receiptVerifier
@@ -47,8 +58,51 @@ public struct AppStoreServerAPI: Sendable {
         var r = Router()
         r.add("GET", "/health") { _, _ in AppStoreServerAPI.health() }
         r.add("GET", "/inApps/v1/transactions/{transactionId}") { request, p in self.transactionInfo(request, p) }
-        r.add("GET", "/inApps/v2/history/{transactionId}") { request, p in self.history(request, p) }
+        r.add("GET", "/inApps/v1/history/{transactionId}") { request, p in self.history(request, p, version: 1) }
+        r.add("GET", "/inApps/v2/history/{transactionId}") { request, p in self.history(request, p, version: 2) }
         r.add("GET", "/inApps/v1/subscriptions/{transactionId}") { request, p in self.subscriptionStatuses(request, p) }
+        r.add("GET", "/inApps/v2/refund/lookup/{transactionId}") { request, p in self.refundHistory(request, p) }
+        r.add("GET", "/inApps/v1/lookup/{orderId}") { request, p in self.orderLookup(request, p) }
+        r.add("GET", "/inApps/v1/transactions/appTransactions/{transactionId}") { request, p in
+            self.appTransactionInfo(request, p)
+        }
+        r.add("POST", "/inApps/v1/transactions/{transactionId}/finish") { request, p in self.finishTransaction(request, p) }
+        r.add("PUT", "/inApps/v1/transactions/{originalTransactionId}/appAccountToken") { request, p in
+            self.setAppAccountToken(request, p)
+        }
+        r.add("POST", "/inApps/v1/subscriptions/extend/mass") { request, _ in self.massExtendRenewalDate(request) }
+        r.add("POST", "/inApps/v1/notifications/test") { request, _ in self.requestTestNotification(request) }
+        r.add("POST", "/inApps/v1/notifications/history") { request, _ in self.notificationHistoryPage(request) }
+        r.add("GET", "/inApps/v1/messaging/image/list") { request, _ in self.imageList(request) }
+        r.add("PUT", "/inApps/v1/messaging/image/{imageIdentifier}") { request, p in self.uploadImage(request, p) }
+        r.add("DELETE", "/inApps/v1/messaging/image/{imageIdentifier}") { request, p in self.deleteImage(request, p) }
+        r.add("GET", "/inApps/v1/messaging/message/list") { request, _ in self.messageList(request) }
+        r.add("PUT", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.uploadMessage(request, p) }
+        r.add("DELETE", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.deleteMessage(request, p) }
+        r.add("POST", "/inApps/v1/messaging/performanceTest") { request, _ in self.initiatePerformanceTest(request) }
+        r.add("GET", "/inApps/v1/messaging/performanceTest/result/{requestId}") { request, p in
+            self.performanceTestResults(request, p)
+        }
+        for method in ["GET", "PUT", "DELETE"] {
+            r.add(method, "/inApps/v1/messaging/default/{productId}/{locale}") { request, p in
+                self.defaultMessage(request, p, method: method)
+            }
+            r.add(method, "/inApps/v1/messaging/realtime/url") { request, _ in self.realtimeURL(request, method: method) }
+        }
+        r.add("GET", "/inApps/v1/notifications/test/{testNotificationToken}") { request, p in
+            self.testNotificationStatus(request, p)
+        }
+        r.add("PUT", "/inApps/v1/subscriptions/extend/{originalTransactionId}") { request, p in self.extendRenewalDate(request, p)
+        }
+        r.add("GET", "/inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}") { request, p in
+            self.massExtensionStatus(request, p)
+        }
+        r.add("PUT", "/inApps/v1/transactions/consumption/{transactionId}") { request, p in
+            self.consumptionInformation(request, p, version: 1)
+        }
+        r.add("PUT", "/inApps/v2/transactions/consumption/{transactionId}") { request, p in
+            self.consumptionInformation(request, p, version: 2)
+        }
         r.add("POST", "/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: false) }
         r.add("POST", "/sandbox/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: true) }
         // Apple answers a verifyReceipt that is not a POST with status 21000, not with 405.
@@ -111,9 +165,11 @@ public struct AppStoreServerAPI: Sendable {
         }
     }
 
-    // MARK: - GET /inApps/v2/history/{transactionId}
+    // MARK: - GET /inApps/v1/history/{transactionId}, /inApps/v2/history/{transactionId}
 
-    func history(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
+    /// Get Transaction History; `version` 1 is the deprecated v1, which leaves out finished
+    /// consumables (`TransactionHistoryQuery.leavesOutFinishedConsumables`).
+    func history(_ request: HTTPRequest, _ p: PathParameters, version: Int) -> HTTPResponse {
         let claims: BearerTokenClaims
         switch authenticate(request) {
         case .failure(let refusal): return refusal.response
@@ -123,11 +179,12 @@ public struct AppStoreServerAPI: Sendable {
         guard let items = request.queryItems() else {
             return AppStoreAPIError.generalBadRequest.response("The query has a malformed percent escape.")
         }
-        let query: TransactionHistoryQuery
+        var query: TransactionHistoryQuery
         switch TransactionHistoryQuery.parse(items) {
         case .failure(let e): return e.error.response(e.detail)
         case .success(let q): query = q
         }
+        query.leavesOutFinishedConsumables = version == 1
         return reading { session in
             if case .failure(let refusal) = try Self.lookUp(id, claims: claims, in: session) { return refusal.response }
             let page = try Self.historyPage(query, in: session)

@@ -6,8 +6,11 @@ import IAPJSON
 /// Apple's API takes a JWT the caller signs with its App Store Connect in-app purchase key
 /// ("Generating JSON Web Tokens for API requests"): header `alg` ES256, `kid` the key id, `typ`
 /// JWT; payload `iss` the issuer id, `iat` and `exp` in seconds (at most 60 minutes apart),
-/// `aud` "appstoreconnect-v1", `bid` the app's bundle id. A request without a valid token gets
-/// 401. IAPKit never reads the wall clock, so the caller passes `now`.
+/// `aud` "appstoreconnect-v1", `bid` the app's bundle id. Apple's own client libraries leave
+/// `iat` out (app-store-server-library's `_generate_token` writes `bid`, `iss`, `aud` and an
+/// `exp` five minutes ahead), and Apple's servers accept those tokens, so `iat` is optional here
+/// too; when present it bounds the lifetime. A request without a valid token gets 401. IAPKit
+/// never reads the wall clock, so the caller passes `now`.
 public protocol BearerTokenVerifier: Sendable {
     /// The claims of the token in `authorization` (the whole header value, nil when absent),
     /// or why it is refused.
@@ -18,18 +21,27 @@ public protocol BearerTokenVerifier: Sendable {
 /// `header.payload`, with the public key of the App Store Connect key the server was given.
 /// The P-256 implementation lives with the rest of the crypto; the server only needs this hook.
 public protocol JWTSignatureVerifier: Sendable {
+    /// The key ids the verifier holds a key for (`kid` must be one), empty when it trusts its one
+    /// key whatever the `kid`.
+    var keyIDs: [String] { get }
     func isValid(signature: [UInt8], signingInput: [UInt8], keyID: String) -> Bool
+}
+
+extension JWTSignatureVerifier {
+    /// A verifier that does not say which key ids it holds trusts its key whatever the `kid`.
+    public var keyIDs: [String] { [] }
 }
 
 /// What a well-formed App Store Server API token says.
 public struct BearerTokenClaims: Sendable, Equatable {
     public let keyID: String
     public let issuer: String
-    public let issuedAt: Int64
+    /// `iat`, when the token has one (Apple's client libraries leave it out).
+    public let issuedAt: Int64?
     public let expiresAt: Int64
     public let bundleID: String
 
-    public init(keyID: String, issuer: String, issuedAt: Int64, expiresAt: Int64, bundleID: String) {
+    public init(keyID: String, issuer: String, issuedAt: Int64?, expiresAt: Int64, bundleID: String) {
         self.keyID = keyID
         self.issuer = issuer
         self.issuedAt = issuedAt
@@ -50,7 +62,8 @@ public struct BearerTokenError: Error, Equatable, Sendable, CustomStringConverti
 /// The token check of `iapctl serve`: the token must be a well-formed App Store Server API JWT,
 /// and, when a signature verifier is installed (`--api-key`), signed by that key.
 public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
-    /// Apple refuses tokens whose `exp` is more than 60 minutes after `iat`.
+    /// Apple refuses tokens whose `exp` is more than 60 minutes after `iat` (and, without `iat`,
+    /// more than 60 minutes after now).
     public static let maximumLifetime: Int64 = 3600
     /// Clock skew tolerated on `iat` (a token issued a little in the future).
     public static let leeway: Int64 = 60
@@ -100,8 +113,13 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
         guard let issuer = payload["iss"]?.stringValue, !issuer.isEmpty else {
             return refuse("the JWT payload has no iss; set it to your App Store Connect issuer id")
         }
-        guard let issuedAt = payload["iat"]?.int64Value else {
-            return refuse("the JWT payload's iat is \(Self.shown(payload["iat"])); give the issue time in seconds since 1970")
+        var issuedAt: Int64?
+        if let iat = payload["iat"] {
+            guard let seconds = iat.int64Value else {
+                return refuse(
+                    "the JWT payload's iat is \(Self.shown(iat)); give the issue time in seconds since 1970, or leave it out")
+            }
+            issuedAt = seconds
         }
         guard let expiresAt = payload["exp"]?.int64Value else {
             return refuse("the JWT payload's exp is \(Self.shown(payload["exp"])); give the expiry in seconds since 1970")
@@ -115,14 +133,27 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
         guard signature.count == 64 else {
             return refuse("the JWT signature has \(signature.count) bytes; ES256 signatures are 64 (R||S)")
         }
-        guard expiresAt > issuedAt, expiresAt - issuedAt <= Self.maximumLifetime else {
-            return refuse("the JWT's exp must be after iat and at most 60 minutes after it (iat \(issuedAt), exp \(expiresAt))")
+        if let issuedAt {
+            guard expiresAt > issuedAt, expiresAt - issuedAt <= Self.maximumLifetime else {
+                return refuse(
+                    "the JWT's exp must be after iat and at most 60 minutes after it (iat \(issuedAt), exp \(expiresAt))")
+            }
+            guard issuedAt <= now + Self.leeway else {
+                return refuse("the JWT's iat \(issuedAt) is in the future (now \(now)); check the clock of the signer")
+            }
         }
         guard expiresAt > now else { return refuse("the JWT expired at \(expiresAt) (now \(now)); sign a new one") }
-        guard issuedAt <= now + Self.leeway else {
-            return refuse("the JWT's iat \(issuedAt) is in the future (now \(now)); check the clock of the signer")
+        guard expiresAt - now <= Self.maximumLifetime + Self.leeway else {
+            return refuse(
+                "the JWT's exp \(expiresAt) is more than 60 minutes ahead (now \(now)); Apple accepts at most 60 minutes")
         }
         if let signatureVerifier {
+            let known = signatureVerifier.keyIDs
+            guard known.isEmpty || known.contains(keyID) else {
+                return refuse(
+                    "the JWT header's kid '\(HTTPRequestParser.printable(keyID))' is not a key this server knows (\(known.joined(separator: ", "))); sign with that key or register yours with 'iapctl serve --api-key FILE --api-key-id KID'"
+                )
+            }
             let signingInput = Array(token.utf8.prefix(segments[0].utf8.count + 1 + segments[1].utf8.count))
             guard signatureVerifier.isValid(signature: signature, signingInput: signingInput, keyID: keyID) else {
                 return refuse("the JWT signature does not verify with the API key given to 'iapctl serve --api-key'")

@@ -24,6 +24,10 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
     public var revoked: Bool?
     /// `inAppOwnershipType`: a simulated account only purchases, so FAMILY_SHARED keeps none.
     public var familyShared: Bool?
+    /// Get Transaction History v1 leaves out consumables the app finished, unless refunded:
+    /// it lists "Consumable in-app purchases if the transaction is refunded or revoked, or if the
+    /// app hasn't finished processing the transaction" (get-transaction-history-v1).
+    public var leavesOutFinishedConsumables = false
 
     public init() {}
 
@@ -93,10 +97,13 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
                 }
                 q.endDate = ms
             case "revoked":
-                guard v == "true" || v == "false" else {
+                // Apple documents true/false; Apple's Python library sends str(bool), True/False.
+                switch v {
+                case "true", "True": q.revoked = true
+                case "false", "False": q.revoked = false
+                default:
                     return .failure(HistoryQueryError(.invalidRevoked, "'\(HTTPRequestParser.printable(v))'; use true or false"))
                 }
-                q.revoked = v == "true"
             case "inAppOwnershipType":
                 guard v == "PURCHASED" || v == "FAMILY_SHARED" else {
                     return .failure(
@@ -123,6 +130,7 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
         if let endDate, t.date.milliseconds >= endDate { return false }
         if let revoked, revoked != (t.revocationDate != nil) { return false }
         if familyShared == true { return false }
+        if leavesOutFinishedConsumables && t.productType == .consumable && t.finished && t.revocationDate == nil { return false }
         return true
     }
 }

@@ -14,4 +14,12 @@ public protocol TransactionSigner: Sendable {
     /// `signedRenewalInfo`: the compact JWS of the renewal info of the subscription whose latest
     /// transaction is `latest`.
     func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String
+
+    /// `signedAppTransactionInfo`: the compact JWS of the store's AppTransaction
+    /// (`AppTransactionPayload`), with `appAppleId` when the app has one.
+    func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String
+
+    /// Any payload as a compact JWS with the store's chain (the performance test's realtime
+    /// requests).
+    func sign(payload: [UInt8], session: StoreSession) throws -> String
 }

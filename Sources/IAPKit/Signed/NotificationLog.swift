@@ -45,6 +45,8 @@ public struct NotificationLog {
 
     /// The `environment` setting at the current point of the log.
     private var environment: ReceiptEnvironment
+    /// App account tokens the log has shown set through the App Store Server API so far.
+    private var appAccountTokens: [TransactionID: String] = [:]
     /// What the log has shown so far of each subscription, by original transaction id.
     private var subscriptions: [TransactionID: Tracked] = [:]
 
@@ -84,6 +86,10 @@ public struct NotificationLog {
         var environment: ReceiptEnvironment? = nil
         /// A subscription's offers changed (`subscriptionOffersChanged`).
         var offers: (original: TransactionID, state: SubscriptionOfferState)? = nil
+        /// The completed mass extension a RENEWAL_EXTENSION SUMMARY reports.
+        var summary: MassExtension? = nil
+        /// An app account token set through the App Store Server API, for an original id.
+        var appAccountToken: (original: TransactionID, token: String)? = nil
 
         init(seq: UInt64, date: Timestamp, role: Role) {
             self.seq = seq
@@ -129,6 +135,19 @@ public struct NotificationLog {
                 .faultFired, .faultsCleared, .productConsumed, .receipt, .clockAdvanced, .transactionDeleted,
                 .transactionsCleared, .offerKeyAdded, .offerKeyRemoved:
                 return nil
+            case .serverAPI(let change):
+                switch change {
+                case .appAccountTokenSet(let t, let token):
+                    // Later notifications of that original transaction carry it.
+                    appAccountToken = (t.id, token)
+                    return
+                case .renewalExtended(let t, let s, _, _, _):
+                    transaction = t
+                    renewal = Renewal(s)
+                case .testNotificationRequested: break
+                case .massExtensionCompleted(let m): summary = m
+                case .consumptionInformationReceived, .retentionChanged: return nil
+                }
             }
             notification = e.kind.serverNotification
         }
@@ -267,6 +286,10 @@ public struct NotificationLog {
             subscriptions[offers.original, default: Tracked()].offers = offers.state
             return
         }
+        if let set = entry.appAccountToken {
+            appAccountTokens[set.original] = set.token
+            return
+        }
         guard let n = entry.notification else { return }
         let seq = entry.seq
         let date = entry.date
@@ -277,22 +300,28 @@ public struct NotificationLog {
             info = renewalInfo(renewal, at: date)
         }
         guard seq > since else { return }
-        guard let subject = latest else {
+        // TEST carries no transaction (its data has the app and the environment only).
+        guard latest != nil || n.type == "TEST" || entry.summary != nil else {
             throw .damaged(path: session.storePath, problem: "event \(seq) (\(n.type)) names no transaction the log shows")
         }
+        let subject = latest
         let type = n.type
         let subtype = n.subtype
-        let context = SignedDataContext(bundleID: session.state.bundleID, environment: environment, signedDate: date)
+        var context = SignedDataContext(
+            bundleID: session.state.bundleID, environment: environment, signedDate: date,
+            appTransactionID: AppTransactionID.of(bundleID: session.state.bundleID))
+        context.appAccountTokens = appAccountTokens
         let uuid = NotificationUUID.make(bundleID: context.bundleID, seq: seq, date: date)
         let content = NotificationPayload.Content(
             notificationType: type, subtype: subtype, notificationUUID: uuid, appAppleID: appAppleID,
             bundleVersion: session.state.appVersion,
-            signedTransactionInfo: signer.sign(SignedTransactionPayload.bytes(subject, context: context)),
+            signedTransactionInfo: subject.map { signer.sign(SignedTransactionPayload.bytes($0, context: context)) },
             signedRenewalInfo: info.map { signer.sign(SignedRenewalInfoPayload.bytes($0, context: context)) },
-            status: info?.status)
+            status: info?.status, summary: entry.summary)
         found.append(
             SignedNotification(
-                seq: seq, date: date, notificationType: type, subtype: subtype, notificationUUID: uuid, transactionID: subject.id,
+                seq: seq, date: date, notificationType: type, subtype: subtype, notificationUUID: uuid,
+                transactionID: subject?.id,
                 signedPayload: signer.sign(NotificationPayload.bytes(content, context: context))))
     }
 

@@ -17,14 +17,19 @@ public enum NotificationPayload {
         public var notificationUUID: String
         public var appAppleID: Int64?
         public var bundleVersion: String
-        public var signedTransactionInfo: String
+        /// Absent for TEST, which is about no transaction.
+        public var signedTransactionInfo: String?
         public var signedRenewalInfo: String?
         public var status: SubscriptionStatus?
+        /// RENEWAL_EXTENSION SUMMARY: the payload has `summary` instead of `data`.
+        public var summary: MassExtension?
 
         public init(
             notificationType: String, subtype: String?, notificationUUID: String, appAppleID: Int64?, bundleVersion: String,
-            signedTransactionInfo: String, signedRenewalInfo: String?, status: SubscriptionStatus?
+            signedTransactionInfo: String?, signedRenewalInfo: String?, status: SubscriptionStatus?,
+            summary: MassExtension? = nil
         ) {
+            self.summary = summary
             self.notificationType = notificationType
             self.subtype = subtype
             self.notificationUUID = notificationUUID
@@ -47,6 +52,40 @@ public enum NotificationPayload {
         }
         w.key("notificationUUID")
         w.string(c.notificationUUID)
+        if let summary = c.summary {
+            // notifications/summary: the request, the app, and the counts.
+            w.key("summary")
+            w.beginObject()
+            w.key("requestIdentifier")
+            w.string(summary.requestIdentifier)
+            w.key("environment")
+            w.string(context.environmentName)
+            if let id = c.appAppleID {
+                w.key("appAppleId")
+                w.int(id)
+            }
+            w.key("bundleId")
+            w.string(context.bundleID)
+            w.key("productId")
+            w.string(summary.productID.rawValue)
+            if let storefronts = summary.storefronts {
+                w.key("storefrontCountryCodes")
+                w.beginArray()
+                for code in storefronts { w.string(code) }
+                w.endArray()
+            }
+            w.key("succeededCount")
+            w.int(summary.succeeded)
+            w.key("failedCount")
+            w.int(summary.failed)
+            w.endObject()
+            w.key("version")
+            w.string("2.0")
+            w.key("signedDate")
+            w.int(context.signedDate.milliseconds)
+            w.endObject()
+            return w.bytes
+        }
         w.key("data")
         w.beginObject()
         if let id = c.appAppleID {
@@ -59,8 +98,10 @@ public enum NotificationPayload {
         w.string(c.bundleVersion)
         w.key("environment")
         w.string(context.environmentName)
-        w.key("signedTransactionInfo")
-        w.string(c.signedTransactionInfo)
+        if let info = c.signedTransactionInfo {
+            w.key("signedTransactionInfo")
+            w.string(info)
+        }
         if let renewal = c.signedRenewalInfo {
             w.key("signedRenewalInfo")
             w.string(renewal)

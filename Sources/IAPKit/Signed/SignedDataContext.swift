@@ -11,16 +11,34 @@ public struct SignedDataContext: Sendable, Equatable {
     public var bundleID: String
     public var environment: ReceiptEnvironment
     public var signedDate: Timestamp
+    /// The account's `appTransactionId` (`AppTransactionID`), written into every signed
+    /// transaction and renewal info; nil leaves it out (payloads built outside a store).
+    public var appTransactionID: String?
+    /// App account tokens set through the App Store Server API, by original transaction id:
+    /// they replace the one the purchase was made with (Set App Account Token).
+    public var appAccountTokens: [TransactionID: String] = [:]
 
-    public init(bundleID: String, environment: ReceiptEnvironment, signedDate: Timestamp) {
+    /// The `appAccountToken` of signed data about original transaction `original`, whose
+    /// purchase carried `purchased`.
+    public func appAccountToken(original: TransactionID, purchased: String?) -> String? {
+        appAccountTokens[original] ?? purchased
+    }
+
+    public init(bundleID: String, environment: ReceiptEnvironment, signedDate: Timestamp, appTransactionID: String? = nil) {
         self.bundleID = bundleID
         self.environment = environment
         self.signedDate = signedDate
+        self.appTransactionID = appTransactionID
     }
 
-    /// The store as it is now: its bundle id, `environment` setting and clock.
+    /// The store as it is now: its bundle id, `environment` setting, clock and account.
     public init(state: StoreState) {
-        self.init(bundleID: state.bundleID, environment: state.settings.environment, signedDate: state.clock)
+        self.init(
+            bundleID: state.bundleID, environment: state.settings.environment, signedDate: state.clock,
+            appTransactionID: AppTransactionID.of(bundleID: state.bundleID))
+        if let records = state.serverAPIRecords {
+            for (id, record) in records { if let token = record.appAccountToken { appAccountTokens[id] = token } }
+        }
     }
 
     /// The `environment` value of signed data: "Sandbox", "Production", "Xcode" or "LocalTesting"

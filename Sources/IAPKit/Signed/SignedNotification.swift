@@ -12,14 +12,14 @@ public struct SignedNotification: Hashable, Sendable {
     public let notificationType: String
     public let subtype: String?
     public let notificationUUID: String
-    /// The transaction in `data.signedTransactionInfo`.
-    public let transactionID: TransactionID
+    /// The transaction in `data.signedTransactionInfo`; nil for TEST.
+    public let transactionID: TransactionID?
     /// The compact JWS of the `responseBodyV2DecodedPayload`.
     public let signedPayload: String
 
     public init(
         seq: UInt64, date: Timestamp, notificationType: String, subtype: String?, notificationUUID: String,
-        transactionID: TransactionID, signedPayload: String
+        transactionID: TransactionID?, signedPayload: String
     ) {
         self.seq = seq
         self.date = date

@@ -8,8 +8,8 @@ import IAPJSON
 /// `isInBillingRetryPeriod`, `gracePeriodExpiresDate`, `offerType`, `renewalPrice`, `currency`,
 /// `signedDate`, `environment`, `recentSubscriptionStartDate`, `renewalDate`,
 /// `offerDiscountType`, `appAccountToken`, then the offer fields `offerIdentifier`,
-/// `eligibleWinBackOfferIds`, `offerPeriod`, `renewalBillingPlanType` and `commitmentInfo`;
-/// absent fields are left out. `autoRenewStatus` is an
+/// `eligibleWinBackOfferIds`, `offerPeriod`, `renewalBillingPlanType` and `commitmentInfo`,
+/// then `appTransactionId` (the account's); absent fields are left out. `autoRenewStatus` is an
 /// integer (0 off, 1 on), dates are milliseconds since 1970, `renewalPrice` is in milliunits.
 public enum SignedRenewalInfoPayload {
     public static func write(_ r: RenewalInfo, context: SignedDataContext, into w: inout JSONWriter) {
@@ -56,7 +56,7 @@ public enum SignedRenewalInfoPayload {
             w.key("offerDiscountType")
             w.string(offer.kind.discountType)
         }
-        if let token = r.appAccountToken {
+        if let token = context.appAccountToken(original: r.originalTransactionID, purchased: r.appAccountToken) {
             w.key("appAccountToken")
             w.string(token)
         }
@@ -94,6 +94,10 @@ public enum SignedRenewalInfoPayload {
                 w.int(price.milliunits)
             }
             w.endObject()
+        }
+        if let app = context.appTransactionID {
+            w.key("appTransactionId")
+            w.string(app)
         }
         w.endObject()
     }

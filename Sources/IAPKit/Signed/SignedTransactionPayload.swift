@@ -19,7 +19,8 @@ import IAPJSON
 /// `originalTransactionId`, `webOrderLineItemId`, `bundleId`, `productId`,
 /// `subscriptionGroupIdentifier`, `purchaseDate`, `originalPurchaseDate`, `expiresDate`,
 /// `quantity`, `type`, `appAccountToken`, `inAppOwnershipType`, `signedDate`, ..., `environment`,
-/// `transactionReason`, `storefront`, `storefrontId`, `price`, `currency`).
+/// `transactionReason`, `storefront`, `storefrontId`, `price`, `currency`, `appTransactionId`).
+/// `appTransactionId` is the account's (`AppTransactionID`), the same in every transaction.
 ///
 /// The values are the transaction's as `iapctl dump` shows it: `purchaseDate` is
 /// `transactionTimestamp`, `originalPurchaseDate` is `originalTransactionTimestamp`, `price` is
@@ -57,7 +58,7 @@ public enum SignedTransactionPayload {
         w.int(t.quantity)
         w.key("type")
         w.string(t.productType.signedTypeName)
-        if let token = AppAccountToken.token(for: t.userID) {
+        if let token = context.appAccountToken(original: t.originalID, purchased: AppAccountToken.token(for: t.userID)) {
             w.key("appAccountToken")
             w.string(token)
         }
@@ -123,6 +124,10 @@ public enum SignedTransactionPayload {
             w.key("totalBillingPeriods")
             w.int(c.totalBillingPeriods)
             w.endObject()
+        }
+        if let app = context.appTransactionID {
+            w.key("appTransactionId")
+            w.string(app)
         }
         w.endObject()
     }

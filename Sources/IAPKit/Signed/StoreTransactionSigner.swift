@@ -39,6 +39,18 @@ public struct StoreTransactionSigner: TransactionSigner {
             SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: session.state)))
     }
 
+    /// `signedAppTransactionInfo`, signed at the store's clock (its `receiptCreationDate`).
+    public func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String {
+        try jwsSigner(for: session).sign(
+            AppTransactionPayload.bytes(
+                try AppTransactionPayload.content(session: session, appAppleID: appAppleID),
+                context: SignedDataContext(state: session.state)))
+    }
+
+    public func sign(payload: [UInt8], session: StoreSession) throws -> String {
+        try jwsSigner(for: session).sign(payload)
+    }
+
     /// The renewal info of the subscription with this original transaction id, as the engine
     /// holds it now. `storefront` is the current period's (looked up when not given).
     public static func renewalInfo(original: TransactionID, session: StoreSession, storefront: String? = nil) throws(StoreError)

@@ -328,3 +328,136 @@ extension Settings: BinaryRecord {
         return s
     }
 }
+
+extension ServerAPIRecord: BinaryRecord {
+    func encode(into w: inout ByteWriter) {
+        w.optional(appAccountToken) { $0.string($1) }
+        w.varint(UInt64(consumption.count))
+        for c in consumption {
+            w.int(c.version)
+            w.timestamp(c.received)
+            w.string(c.body)
+        }
+        w.varint(UInt64(extensions.count))
+        for date in extensions { w.timestamp(date) }
+    }
+
+    static func decode(from r: inout ByteReader) -> ServerAPIRecord? {
+        guard let token = r.optional({ $0.string() }), let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else {
+            return nil
+        }
+        var consumption: [ConsumptionInformation] = []
+        for _ in 0..<n {
+            guard let version = r.int(), let received = r.timestamp(), let body = r.string() else { return nil }
+            consumption.append(ConsumptionInformation(version: version, received: received, body: body))
+        }
+        guard let m = r.varint(), m <= UInt64(r.bytes.count - r.index) else { return nil }
+        var extensions: [Timestamp] = []
+        for _ in 0..<m {
+            guard let date = r.timestamp() else { return nil }
+            extensions.append(date)
+        }
+        return ServerAPIRecord(appAccountToken: token, consumption: consumption, extensions: extensions)
+    }
+}
+
+extension MassExtension: BinaryRecord {
+    func encode(into w: inout ByteWriter) {
+        w.string(requestIdentifier)
+        w.product(productID)
+        w.timestamp(completeDate)
+        w.int(succeeded)
+        w.int(failed)
+        w.optional(storefronts) { w, list in
+            w.varint(UInt64(list.count))
+            for code in list { w.string(code) }
+        }
+    }
+
+    static func decode(from r: inout ByteReader) -> MassExtension? {
+        guard let request = r.string(), let product = r.product(), let date = r.timestamp(), let succeeded = r.int(),
+            let failed = r.int(),
+            let storefronts = r.optional({ r -> [String]? in
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return nil }
+                var list: [String] = []
+                for _ in 0..<n {
+                    guard let code = r.string() else { return nil }
+                    list.append(code)
+                }
+                return list
+            })
+        else { return nil }
+        return MassExtension(
+            requestIdentifier: request, productID: product, completeDate: date, succeeded: succeeded, failed: failed,
+            storefronts: storefronts)
+    }
+}
+
+extension RetentionMessaging: BinaryRecord {
+    func encode(into w: inout ByteWriter) {
+        w.varint(UInt64(images.count))
+        for id in images.keys.sorted() {
+            w.string(id)
+            w.string(images[id]!)
+        }
+        w.varint(UInt64(messages.count))
+        for id in messages.keys.sorted() {
+            let m = messages[id]!
+            w.string(id)
+            w.string(m.body)
+            w.varint(UInt64(m.imageIDs.count))
+            for image in m.imageIDs { w.string(image) }
+        }
+        w.varint(UInt64(defaults.count))
+        for key in defaults.keys.sorted() {
+            w.string(key)
+            w.string(defaults[key]!)
+        }
+        w.optional(realtimeURL) { $0.string($1) }
+        w.varint(UInt64(performanceTests.count))
+        for id in performanceTests.keys.sorted() {
+            let fields = performanceTests[id]!
+            w.varint(UInt64(fields.count))
+            for f in fields { w.string(f) }
+        }
+    }
+
+    static func decode(from r: inout ByteReader) -> RetentionMessaging? {
+        var out = RetentionMessaging()
+        func count() -> UInt64? { r.varint().flatMap { $0 <= UInt64(r.bytes.count - r.index) ? $0 : nil } }
+        guard let nImages = count() else { return nil }
+        for _ in 0..<nImages {
+            guard let id = r.string(), let size = r.string() else { return nil }
+            out.images[id] = size
+        }
+        guard let nMessages = count() else { return nil }
+        for _ in 0..<nMessages {
+            guard let id = r.string(), let body = r.string(), let n = count() else { return nil }
+            var images: [String] = []
+            for _ in 0..<n {
+                guard let image = r.string() else { return nil }
+                images.append(image)
+            }
+            out.messages[id] = RetentionMessage(body: body, imageIDs: images)
+        }
+        guard let nDefaults = count() else { return nil }
+        for _ in 0..<nDefaults {
+            guard let key = r.string(), let message = r.string() else { return nil }
+            out.defaults[key] = message
+        }
+        guard let url = r.optional({ $0.string() }) else { return nil }
+        out.realtimeURL = url
+        guard let nTests = count() else { return nil }
+        for _ in 0..<nTests {
+            guard let n = count() else { return nil }
+            var fields: [String] = []
+            for _ in 0..<n {
+                guard let f = r.string() else { return nil }
+                fields.append(f)
+            }
+            guard let id = fields.first else { return nil }
+            out.performanceTests[id] = fields
+        }
+        return out
+    }
+}

@@ -155,6 +155,37 @@ enum EventRecordCodec {
         case .transactionDeleted(let x):
             kind(35)
             t(x)
+        case .serverAPI(let change):
+            // Issue 13's kinds are numbered from 100.
+            switch change {
+            case .appAccountTokenSet(let x, let token):
+                kind(100)
+                t(x)
+                w.string(token)
+            case .consumptionInformationReceived(let x, let info):
+                kind(101)
+                t(x)
+                w.int(info.version)
+                w.timestamp(info.received)
+                w.string(info.body)
+            case .renewalExtended(let x, let s, let days, let reason, let request):
+                kind(102)
+                t(x)
+                w.record(s)
+                w.int(days)
+                w.int(reason)
+                w.string(request)
+            case .massExtensionCompleted(let m):
+                kind(103)
+                w.record(m)
+            case .testNotificationRequested:
+                kind(104)
+            case .retentionChanged(let change):
+                kind(105)
+                w.int(change.code)
+                w.varint(UInt64(change.fields.count))
+                for f in change.fields { w.string(f) }
+            }
         case .transactionsCleared(let count):
             kind(36)
             w.int(count)
@@ -325,6 +356,32 @@ enum EventRecordCodec {
         case 153:
             guard let original = r.id(), let offers = r.record(SubscriptionOfferState.self) else { return nil }
             kind = .subscriptionOffersChanged(original: original, offers)
+        case 100:
+            guard let x = t(), let token = r.string() else { return nil }
+            kind = .serverAPI(.appAccountTokenSet(x, token: token))
+        case 101:
+            guard let x = t(), let version = r.int(), let received = r.timestamp(), let body = r.string() else { return nil }
+            kind = .serverAPI(
+                .consumptionInformationReceived(x, ConsumptionInformation(version: version, received: received, body: body)))
+        case 102:
+            guard let x = t(), let s = sub(), let days = r.int(), let reason = r.int(), let request = r.string() else {
+                return nil
+            }
+            kind = .serverAPI(.renewalExtended(x, s, days: days, reason: reason, requestIdentifier: request))
+        case 103:
+            guard let m = r.record(MassExtension.self) else { return nil }
+            kind = .serverAPI(.massExtensionCompleted(m))
+        case 104:
+            kind = .serverAPI(.testNotificationRequested)
+        case 105:
+            guard let code = r.int(), let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return nil }
+            var fields: [String] = []
+            for _ in 0..<n {
+                guard let f = r.string() else { return nil }
+                fields.append(f)
+            }
+            guard let change = RetentionChange(code: code, fields: fields) else { return nil }
+            kind = .serverAPI(.retentionChanged(change))
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

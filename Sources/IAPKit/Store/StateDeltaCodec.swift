@@ -26,6 +26,8 @@ enum StateDeltaCodec {
         case offerKeyUpsert = 150, offerKeyRemove = 151, spentNonceUpsert = 152, spentNonceRemove = 153
         case subscriptionOffersUpsert = 154, subscriptionOffersRemove = 155, offerRequestUpsert = 156
         case offerRequestRemove = 157
+        // Issue 13 (the App Store Server API) numbers its fields from 100.
+        case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions, sendAttempts, retention
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -136,6 +138,34 @@ enum StateDeltaCodec {
                 into: &w
             ) { $0.id($1) }
             map(a.requests, b.requests, full, upsert: .offerRequestUpsert, remove: .offerRequestRemove, into: &w) { $0.id($1) }
+        }
+        map(
+            o.serverAPIRecords ?? [:], new.serverAPIRecords ?? [:], full, upsert: .serverAPIRecordUpsert,
+            remove: .serverAPIRecordRemove, into: &w
+        ) { $0.id($1) }
+        if full || o.massExtensions != new.massExtensions {
+            tag(.massExtensions)
+            let all = new.massExtensions ?? []
+            w.varint(UInt64(all.count))
+            for m in all { w.record(m) }
+        }
+        if full || o.retention != new.retention {
+            tag(.retention)
+            w.optional(new.retention) { $0.record($1) }
+        }
+        if full || o.sendAttempts != new.sendAttempts {
+            // The whole map: it changes one attempt at a time and stays small.
+            tag(.sendAttempts)
+            let all = new.sendAttempts ?? [:]
+            w.varint(UInt64(all.count))
+            for seq in all.keys.sorted() {
+                w.varint(seq)
+                w.varint(UInt64(all[seq]!.count))
+                for a in all[seq]! {
+                    w.timestamp(a.date)
+                    w.string(a.result)
+                }
+            }
         }
         tag(.end)
     }
@@ -271,6 +301,36 @@ enum StateDeltaCodec {
             case .offerRequestRemove:
                 guard let k = r.id() else { return false }
                 s.offers.requests[k] = nil
+            case .serverAPIRecordUpsert:
+                guard let k = r.id(), let v = r.record(ServerAPIRecord.self) else { return false }
+                s.setServerAPIRecord(v, for: k)
+            case .serverAPIRecordRemove:
+                guard let k = r.id() else { return false }
+                s.setServerAPIRecord(nil, for: k)
+            case .massExtensions:
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
+                var all: [MassExtension] = []
+                for _ in 0..<n {
+                    guard let m = r.record(MassExtension.self) else { return false }
+                    all.append(m)
+                }
+                s.massExtensions = all.isEmpty ? nil : all
+            case .retention:
+                guard let v = r.optional({ $0.record(RetentionMessaging.self) }) else { return false }
+                s.retention = v
+            case .sendAttempts:
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
+                var all: [UInt64: [SendAttempt]] = [:]
+                for _ in 0..<n {
+                    guard let seq = r.varint(), let m = r.varint(), m <= UInt64(r.bytes.count - r.index) else { return false }
+                    var list: [SendAttempt] = []
+                    for _ in 0..<m {
+                        guard let date = r.timestamp(), let result = r.string() else { return false }
+                        list.append(SendAttempt(date: date, result: result))
+                    }
+                    all[seq] = list
+                }
+                s.sendAttempts = all.isEmpty ? nil : all
             }
         }
     }

@@ -112,7 +112,7 @@ struct ScenarioRunTests {
                   actual:   no member 'nope' in . (it has: transactionIdentifier, originalTransactionIdentifier, productIdentifier, productType, quantity, userIdentifier, state, finished, transactionDate, transactionTimestamp, originalTransactionDate, originalTransactionTimestamp, ...)
                 checks.iap:8: expect stdout ~ com.x.coin43
                   expected: stdout containing "com.x.coin43"
-                  actual:   "{\\"transactionIdentifier\\":\\"2000000000000001\\",\\"originalTransactionIdentifier\\":\\"2000000000000001\\",\\"productIdentifier\\":\\"com.x.coin42\\",\\"productType\\":\\"consumable\\",\\"quantity\\":1,\\"userIdentifier\\":null,\\"state\\":\\"purchased\\",\\"finished\\":false,\\"transactionDate\\":\\"2026-01-01T00:00:01Z\\"... (552 more characters)
+                  actual:   "{\\"transactionIdentifier\\":\\"2000000000000001\\",\\"originalTransactionIdentifier\\":\\"2000000000000001\\",\\"productIdentifier\\":\\"com.x.coin42\\",\\"productType\\":\\"consumable\\",\\"quantity\\":1,\\"userIdentifier\\":null,\\"state\\":\\"purchased\\",\\"finished\\":false,\\"transactionDate\\":\\"2026-01-01T00:00:01Z\\"... (587 more characters)
                 checks.iap:10: expect count dump --product com.x.coin42 == 2
                   expected: 2 transactions
                   actual:   1

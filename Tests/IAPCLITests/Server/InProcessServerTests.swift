@@ -14,6 +14,10 @@ struct StandInSigner: TransactionSigner {
     }
 
     func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String { "renewal.\(latest.originalID)" }
+
+    func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String { "app.\(session.state.bundleID)" }
+
+    func sign(payload: [UInt8], session: StoreSession) throws -> String { "signed.\(payload.count)" }
 }
 
 /// The server class in this process, with a stand-in signer, over real sockets: the path a

@@ -33,6 +33,10 @@ enum SignedDataExpectations {
             "storefrontId": .string(storefrontIDs[t["storefront"]!.stringValue!]!),
             "price": .number(String(Price(decimal: t["price"]!.stringValue!)!.milliunits)),
             "currency": t["currency"]!,
+            // The account's one app download: the same for every transaction of a store, pinned
+            // for the default bundle so a change of the derivation shows.
+            "appTransactionId": .string(
+                bundleID == "com.x.demo" ? "728089938745053635" : AppTransactionID.of(bundleID: bundleID)),
         ]
         if t["productType"]?.stringValue == "autoRenewable" {
             fields["webOrderLineItemId"] = t["webOrderLineItemIdentifier"]

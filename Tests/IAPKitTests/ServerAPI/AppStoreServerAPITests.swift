@@ -106,7 +106,7 @@ struct AppStoreServerAPITests {
         (
             "iat text",
             TestToken.bearer(TestToken.make(payload: #"{"iss":"i","iat":"1","exp":2,"aud":"appstoreconnect-v1","bid":"b"}"#)),
-            "the JWT payload's iat is '\"1\"'; give the issue time in seconds since 1970"
+            "the JWT payload's iat is '\"1\"'; give the issue time in seconds since 1970, or leave it out"
         ),
         (
             "no exp", TestToken.bearer(TestToken.make(payload: #"{"iss":"i","iat":1,"aud":"appstoreconnect-v1","bid":"b"}"#)),

@@ -18,6 +18,12 @@ struct FakeSigner: TransactionSigner {
     func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String {
         "renewal.\(latest.originalID)"
     }
+
+    func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String {
+        "app.\(session.state.bundleID)"
+    }
+
+    func sign(payload: [UInt8], session: StoreSession) throws -> String { "signed.\(payload.count)" }
 }
 
 /// A receipt engine for tests: echoes what it was asked.
@@ -96,4 +102,23 @@ final class APIHarness {
     func json(_ response: HTTPResponse) -> JSONValue? { try? JSONParser.parse(response.body) }
 
     static func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+}
+
+/// `StoreWriting` over a store directory, for the mutating endpoints.
+struct TestWriter: StoreWriting {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    func write<R>(_ body: (StoreSession) throws -> R) throws -> R {
+        var other: (any Error)?
+        let result: R? = try Store(path: path, lockTimeout: 1).write { s throws(StoreError) -> R? in
+            do { return try body(s) } catch let e as StoreError { throw e } catch {
+                other = error
+                return nil
+            }
+        }
+        if let other { throw other }
+        return result!
+    }
 }

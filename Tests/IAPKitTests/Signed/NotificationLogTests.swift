@@ -48,7 +48,7 @@ struct NotificationLogTests {
         try f.apply(.refund(TransactionID(2_000_000_000_000_003), reason: 0))
         let found = try f.notifications()
         #expect(
-            found.map { "\($0.notificationType) \($0.subtype ?? "-") \($0.transactionID)" } == [
+            found.map { "\($0.notificationType) \($0.subtype ?? "-") \($0.transactionID.map(\.description) ?? "-")" } == [
                 "SUBSCRIBED INITIAL_BUY 2000000000000001", "DID_RENEW - 2000000000000002",
                 "DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED 2000000000000002", "ONE_TIME_CHARGE - 2000000000000003",
                 "EXPIRED VOLUNTARY 2000000000000002", "REFUND - 2000000000000003",
