@@ -64,6 +64,10 @@ enum ConfigCommand {
     static func runSet(_ c: CommandContext) throws -> ExitCode {
         let name = c.invocation.positional("KEY") ?? ""
         let value = c.invocation.positional("VALUE") ?? ""
+        // A bad key or value is refused before the store is opened, so that it creates nothing
+        // (the machine checks the value again, against the store's own settings).
+        var probe = Settings()
+        try key(name).set(value, in: &probe)
         return try c.write { s throws(StoreError) in
             let k = try key(name)
             try s.apply(.setSetting(key: k.rawValue, value: value))

@@ -139,6 +139,14 @@ struct BadInputTests {
         Row(
             ["config", "set", "locale", "klingon"], 64,
             "bad value 'klingon' for setting locale; expected a locale such as en_US, zh_CN or ja_JP, or auto"),
+        // Refused before a store is opened: no store appears where none was.
+        Row(
+            ["--store", "$DIR/fresh", "config", "set", "locale", "klingon"], 64,
+            "bad value 'klingon' for setting locale; expected a locale such as en_US, zh_CN or ja_JP, or auto",
+            useStore: false),
+        Row(
+            ["--store", "$DIR/fresh", "config", "set", "colour", "red"], 64,
+            "unknown setting 'colour' (list them with 'iapctl config get', no key)", useStore: false),
         Row(
             ["config", "set", "locale", "en_us"], 64,
             "bad value 'en_us' for setting locale; expected a locale such as en_US, zh_CN or ja_JP, or auto; did you mean 'en_US'?"
@@ -291,7 +299,8 @@ struct BadInputTests {
         Row(["jws", "2000000000000099"], 3, "unknown transaction '2000000000000099' (see 'iapctl queue' or 'iapctl dump')"),
         Row(
             ["verify", "--root", "missing.pem"], 66,
-            "cannot read 'missing.pem': no such file (give the trusted root certificate for --root, PEM or DER, such as AppleRootCA-G3.cer)"),
+            "cannot read 'missing.pem': no such file (give the trusted root certificate for --root, PEM or DER, such as AppleRootCA-G3.cer)"
+        ),
         Row(["verify-receipt", "--environment", "mars"], 64, "'--environment' expects one of: production, sandbox, got 'mars'"),
         Row(
             ["catalog", "show", "missing.json"], 66,
