@@ -161,7 +161,7 @@ enum ServerBenchmarks {
             Figure("notifications in the served store's log", Double(count), "count"),
             Figure(
                 "notifications signed per second (NotificationLog, CPU time, best of 3)", Double(count) / seconds,
-                "notifications/s"),
+                "notifs/s"),
         ]
     }
 
