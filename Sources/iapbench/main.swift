@@ -4,7 +4,8 @@ import IAPKit
 // `iapbench [--quick] [--binary PATH] [--json FILE]`: measures every figure the issues name, in
 // one run, prints them as a table, and writes them as JSON so a later run can be compared.
 // `--crypto-only` measures only the ECDSA figures (each against openssl speed in the same run)
-// and writes them to --json FILE when one is given.
+// and writes them to --json FILE when one is given; `--server-only` the `iapctl serve` figures
+// (every App Store Server API endpoint family, notifications signed per second), likewise.
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, in arguments: [String]) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
@@ -38,6 +39,12 @@ if arguments.contains("--crypto-only") {
     let crypto = try CryptoBenchmarks.run(quick: quick)
     BenchmarkReport.print(crypto)
     if let path = option("--json", in: arguments) { try BenchmarkReport.write(crypto, to: path, quick: quick) }
+    exit(0)
+}
+if arguments.contains("--server-only") {
+    let server = try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+    BenchmarkReport.print(server)
+    if let path = option("--json", in: arguments) { try BenchmarkReport.write(server, to: path, quick: quick) }
     exit(0)
 }
 if arguments.contains("--machine-only") {
