@@ -22,6 +22,7 @@ enum CommandTable {
         (CatalogCommand.group, CatalogCommand.children),
         (JWSCommand.group, JWSCommand.children),
         (OfferKeyCommand.group, OfferKeyCommand.children),
+        (RefundCommand.group, RefundCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -34,7 +35,7 @@ enum CommandTable {
         AcceptStoredCommand.definition, ApproveCommand.definition, DeclineCommand.definition, ResolveCommand.definition,
         LedgerCommand.definition, ConsumeCommand.definition, OwnedCommand.definition,
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
-        RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
+        PriceIncreaseCommand.definition, PriceConsentCommand.definition, DeleteCommand.definition, ClearCommand.definition,
         RunCommand.definition, ServeCommand.definition, UICommand.definition,
         NotificationsCommand.definition,
     ]

@@ -11,7 +11,7 @@
 package struct UIActionPolicy: Sendable {
     /// Every command the page may run, in the order `GET /ui/api/actions` lists them.
     package static let whitelist: [[String]] = [
-        ["refund"], ["refund", "request"], ["refund", "approve"], ["refund", "decline"], ["refund", "reverse"],
+        ["refund", "now"], ["refund", "request"], ["refund", "approve"], ["refund", "decline"], ["refund", "reverse"],
         ["approve"], ["decline"], ["resolve"], ["expire"], ["renew"], ["auto-renew"], ["price-consent"],
         ["delete"], ["clear"], ["promote"], ["finish"], ["clock", "advance"], ["config", "set"],
     ]
@@ -43,7 +43,10 @@ package struct UIActionPolicy: Sendable {
             // The CLI's parser refuses these words; running them only prints its usage error,
             // but only a command the page may run gets to say so.
             let leading = Array(arguments.prefix { !$0.hasPrefix("-") })
-            guard offered.contains(where: { leading.starts(with: $0) }) else { return notOffered(arguments) }
+            // `refund --bogus` is `refund now --bogus` to the parser: a group's words count too.
+            guard offered.contains(where: { leading.starts(with: $0) || $0.starts(with: leading) }) else {
+                return notOffered(arguments)
+            }
             return nil
         }
         guard offered.contains(parsed.path) else { return notOffered(arguments) }

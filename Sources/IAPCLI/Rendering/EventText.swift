@@ -53,9 +53,12 @@ enum EventText {
             return "offer key \(key.id) removed"
         case .offerRedeemed(_, let s, let offer, let change):
             let into = change.map { " (\($0.rawValue) to \(s.renewalProductID))" } ?? ""
-            return "\(offer.type.name) offer \(offer.id?.rawValue ?? "-") redeemed by subscription \(s.originalID)\(into): it applies from the renewal on \(s.expiresDate.rfc3339)"
+            return
+                "\(offer.type.name) offer \(offer.id?.rawValue ?? "-") redeemed by subscription \(s.originalID)\(into): it applies from the renewal on \(s.expiresDate.rfc3339)"
         case .subscriptionOffersChanged:
             return nil
+        case .life(let change):
+            return LifeText.line(change)
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
             .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .subscriptionStarted, .subscriptionRenewed,
             .subscriptionUpgraded, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed, .gracePeriodExpired,

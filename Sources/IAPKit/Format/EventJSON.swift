@@ -168,6 +168,8 @@ public enum EventJSON {
             w.decimalString(original.rawValue)
             w.key("offers")
             OfferJSON.writeSubscriptionOffers(offers, into: &w)
+        case .life(let change):
+            LifeJSON.writeEventFields(change, e.kind, into: &w)
         case .serverAPI(let change):
             if let t = change.transaction {
                 w.key("transaction")

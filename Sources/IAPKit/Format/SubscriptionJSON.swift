@@ -81,6 +81,11 @@ public enum SubscriptionJSON {
             } else {
                 w.null()
             }
+            // Only while a price increase waits for the renewal (issue 15).
+            if let status = renewal.priceIncreaseStatus {
+                w.key("priceIncreaseStatus")
+                w.int(status)
+            }
             w.key("eligibleWinBackOfferIds")
             w.beginArray()
             for id in renewal.eligibleWinBackOfferIDs { w.string(id.rawValue) }

@@ -59,6 +59,13 @@ public enum TransactionJSON {
         optionalDate(t.revocationDate, "revocationTimestamp", into: &w)
         w.key("revocationReason")
         if let r = t.revocationReason { w.int(r) } else { w.null() }
+        // Only after an approved refund request (issue 15), so other transactions print as before.
+        if let type = t.revocationType {
+            w.key("revocationType")
+            w.string(type.rawValue)
+            w.key("revocationPercentage")
+            if let p = t.revocationPercentage { w.int(p) } else { w.null() }
+        }
         w.key("isUpgraded")
         w.bool(t.isUpgraded)
         w.key("offerType")

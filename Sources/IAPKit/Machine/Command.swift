@@ -75,6 +75,17 @@ public enum Command: Hashable, Sendable {
     case buyWithOptions(ProductID, user: UserID?, quantity: Int, options: PurchaseOptions)
     /// A change the App Store Server API asked for (`iapctl serve`).
     case serverAPI(ServerAPIRequest)
+
+    // MARK: - Issue 15, life-a
+
+    /// `refund request`, `refund approve`, `refund decline`, `refund reverse`.
+    case refundRequest(RefundStep)
+    /// `price-increase PRODUCT PRICE`: the subscription's price in `storefront` (nil: the
+    /// account's) becomes `price`, with or without the subscribers' consent.
+    case raisePrice(ProductID, price: Price, storefront: String?, consentRequired: Bool)
+    /// `price-consent ID accept|decline`: the subscriber of the subscription `id` belongs to
+    /// (any of its transaction ids) answers the price increase.
+    case answerPriceIncrease(TransactionID, accept: Bool)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

@@ -122,6 +122,11 @@ public indirect enum EventKind: Hashable, Sendable {
     /// renewal, the commitment (for the renewal information the notifications after it carry).
     case subscriptionOffersChanged(original: TransactionID, SubscriptionOfferState)
 
+    // MARK: - Issue 15, life-a (refund requests, price increases)
+
+    /// A refund request or price increase step (`LifeChange`).
+    case life(LifeChange)
+
     public var name: String {
         switch self {
         case .transactionUpdated(let t):
@@ -168,6 +173,7 @@ public indirect enum EventKind: Hashable, Sendable {
         case .offerRedeemed: return "offerRedeemed"
         case .subscriptionOffersChanged: return "subscriptionOffersChanged"
         case .serverAPI(let change): return change.name
+        case .life(let change): return change.name
         }
     }
 
@@ -188,6 +194,7 @@ public indirect enum EventKind: Hashable, Sendable {
             return nil
         case .receipt(let e): return e.transaction
         case .serverAPI(let change): return change.transaction
+        case .life(let change): return change.transaction
         }
     }
 }

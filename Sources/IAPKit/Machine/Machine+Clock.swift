@@ -69,6 +69,12 @@ extension Machine {
         case .active:
             // Within the monthly plan's commitment the payments go on whatever auto-renew says.
             guard sub.autoRenew || isCommitted(id) else { return end(id, .cancelled, into: &effects) }
+            // A price increase that needs consent and did not get it ends the subscription at
+            // the renewal (EXPIRED/PRICE_INCREASE, expiration intent 3; issue 15).
+            if let consent = state.priceConsents?[id], consent.status != .accepted {
+                setPriceConsent(nil, for: id)
+                return end(id, .priceIncreaseDeclined, into: &effects)
+            }
             guard let product = catalog[isCommitted(id) ? sub.productID : sub.renewalProductID],
                 product.price(in: state.settings.storefront) != nil
             else {

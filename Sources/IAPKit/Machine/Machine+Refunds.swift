@@ -5,31 +5,20 @@ extension Machine {
     /// and takes away what it bought: a non-consumable is no longer owned (so no longer restored);
     /// refunding a subscription's current period revokes the subscription (no access, no more
     /// renewals); a non-renewing subscription loses the time that purchase had left to run.
-    mutating func refund(_ id: TransactionID, reason: Int, archive: some TransactionArchive, into effects: inout Effects)
+    mutating func refund(
+        _ id: TransactionID, reason: Int, archive: some TransactionArchive, into effects: inout Effects,
+        type: RevocationType? = nil, percentage: Int? = nil
+    )
         throws(StoreError)
     {
         guard reason == 0 || reason == 1 else {
             throw .usage("bad refund reason \(reason); use 0 (other) or 1 (an issue in the app)")
         }
-        guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
-        if let date = t.revocationDate { throw .notAllowed("transaction \(id) was already refunded on \(date)") }
-        switch t.state {
-        case .purchased:
-            break
-        case .restored:
-            throw .notAllowed(
-                "cannot refund transaction \(id): it is a restored copy; refund the original purchase \(t.originalID)")
-        case .purchasing, .failed, .deferred:
-            throw .notAllowed(
-                "cannot refund transaction \(id): it is \(t.state.name); only purchased transactions can be refunded")
-        }
-        guard t.charged else {
-            throw .notAllowed(
-                "cannot refund transaction \(id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
-            )
-        }
+        var t = try refundable(id, archive: archive)
         t.revocationDate = state.clock
         t.revocationReason = reason
+        t.revocationType = type
+        t.revocationPercentage = percentage
         record(t, into: &effects)
         var ended: Subscription?
         switch t.productType {
@@ -53,6 +42,29 @@ extension Machine {
             }
         }
         emit(.transactionRevoked(t, ended), into: &effects)
+    }
+
+    /// The transaction `id` if it can be refunded now: purchased (not a restored copy), charged,
+    /// not refunded already; else why not.
+    func refundable(_ id: TransactionID, archive: some TransactionArchive) throws(StoreError) -> Transaction {
+        guard let t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        if let date = t.revocationDate { throw .notAllowed("transaction \(id) was already refunded on \(date)") }
+        switch t.state {
+        case .purchased:
+            break
+        case .restored:
+            throw .notAllowed(
+                "cannot refund transaction \(id): it is a restored copy; refund the original purchase \(t.originalID)")
+        case .purchasing, .failed, .deferred:
+            throw .notAllowed(
+                "cannot refund transaction \(id): it is \(t.state.name); only purchased transactions can be refunded")
+        }
+        guard t.charged else {
+            throw .notAllowed(
+                "cannot refund transaction \(id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
+            )
+        }
+        return t
     }
 
     /// Deletes a transaction as if it never happened (Xcode's deleteTransaction). The store keeps
@@ -115,7 +127,7 @@ extension Machine {
     }
 
     /// Removes the ownership entries of a subscription's products.
-    private mutating func disown(_ originalID: TransactionID) {
+    mutating func disown(_ originalID: TransactionID) {
         for (product, owned) in state.ownership.sorted(by: { $0.key < $1.key }) where owned.originalID == originalID {
             state.ownership[product] = nil
         }
@@ -124,7 +136,7 @@ extension Machine {
     /// The non-renewing entitlement of `t`'s product with the time `t` still had to run taken
     /// out: the part of its period after now, or none when its period is over. Later purchases,
     /// which were stacked after it, move earlier by as much.
-    private func takeBackTime(of t: Transaction) -> NonRenewingEntitlement? {
+    func takeBackTime(of t: Transaction) -> NonRenewingEntitlement? {
         guard var e = state.nonRenewing[t.productID], let end = t.expiresDate,
             let period = catalog[t.productID]?.subscriptionPeriod
         else { return nil }

@@ -142,6 +142,11 @@ extension Machine {
         _ terms: PeriodTerms, of product: Product, start: Timestamp, reanchor: Bool, _ t: inout Transaction,
         _ sub: inout Subscription, into effects: inout Effects
     ) {
+        // A raised price (issue 15) replaces the catalog's regular up-front price; offers keep theirs.
+        var terms = terms
+        if terms.offer == nil, terms.billingPlan == .upFront, let raised = raisedPrice(of: product.id, in: t.storefront) {
+            terms.price = raised
+        }
         if reanchor || product.id != sub.productID || terms.period != sub.cyclePeriod {
             sub.cycleAnchor = start
             sub.cyclePeriod = terms.period
@@ -207,6 +212,8 @@ extension Machine {
         let terms = SubscriptionTerms.renewal(
             sub, offers: state.offers.subscriptions[id], product: product, catalog: catalog, storefront: t.storefront)
         open(terms, of: product, start: start, reanchor: reanchor, &t, &sub, into: &effects)
+        // The renewal charges the raised price: the increase is behind the subscriber.
+        setPriceConsent(nil, for: id)
         sub.renewals += 1
         state.subscriptions[id] = sub
         record(t, into: &effects)

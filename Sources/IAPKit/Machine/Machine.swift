@@ -84,6 +84,12 @@ public struct Machine: Sendable {
             try buyWithOptions(id, user: user, quantity: quantity, options: options, archive: archive, into: &effects)
         case .serverAPI(let request):
             try applyServerAPI(request, archive: archive, into: &effects)
+        case .refundRequest(let step):
+            try applyRefundStep(step, archive: archive, into: &effects)
+        case .raisePrice(let product, let price, let storefront, let consent):
+            try raisePrice(product, to: price, storefront: storefront, consentRequired: consent, archive: archive, into: &effects)
+        case .answerPriceIncrease(let id, let accept):
+            try answerPriceIncrease(id, accept: accept, archive: archive, into: &effects)
         }
         try flushFollowups(archive: archive, into: &effects)
         if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {
@@ -146,7 +152,8 @@ public struct Machine: Sendable {
         return Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, quantity: quantity, userID: user,
             state: txState, date: state.clock, originalDate: state.clock, storefront: storefront.code,
-            price: product.price(in: storefront.code) ?? .zero, currency: storefront.currency, charged: false,
+            price: raisedPrice(of: product.id, in: storefront.code) ?? product.price(in: storefront.code) ?? .zero,
+            currency: storefront.currency, charged: false,
             subscriptionGroup: product.subscriptionGroup)
     }
 

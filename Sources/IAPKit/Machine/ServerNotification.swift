@@ -78,6 +78,8 @@ extension EventKind {
             .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared, .productConsumed,
             .receipt, .offerKeyAdded, .offerKeyRemoved, .subscriptionOffersChanged:
             return nil
+        case .life(let change):
+            return change.serverNotification
         case .serverAPI(let change):
             switch change {
             // "The App Store extended the subscription renewal date for a specific subscription"

@@ -63,6 +63,12 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var sendAttempts: [UInt64: [SendAttempt]]?
     /// Retention Messaging: images, messages, defaults, the realtime URL; nil when none.
     public var retention: RetentionMessaging?
+    /// Refund requests by transaction id (`RefundRequest`, issue 15); nil when none.
+    public var refundRequests: [TransactionID: RefundRequest]?
+    /// Announced price increases, oldest first (`PriceIncrease`, issue 15); nil when none.
+    public var priceIncreases: [PriceIncrease]?
+    /// Each subscriber's answer to a price increase, by original transaction id; nil when none.
+    public var priceConsents: [TransactionID: PriceConsent]?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

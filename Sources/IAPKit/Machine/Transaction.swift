@@ -34,6 +34,11 @@ public struct Transaction: Hashable, Sendable, Codable {
     public var revocationDate: Timestamp?
     /// 0: refunded for another reason, 1: refunded because of an issue in the app.
     public var revocationReason: Int?
+    /// `revocationType` after a refund request was approved (REFUND_FULL, REFUND_PRORATED); nil
+    /// for Xcode's immediate refund, which has none.
+    public var revocationType: RevocationType? = nil
+    /// `revocationPercentage`, in milliunits (100000 is 100%), with `revocationType`.
+    public var revocationPercentage: Int? = nil
     /// Set when the user upgraded to a higher level in the subscription group.
     public var isUpgraded: Bool
     /// The payment mode of the offer this period (or one-time purchase) was bought under, if

@@ -190,7 +190,7 @@ public enum ReceiptVerification {
                 let info = RenewalInfo(
                     s, offers: state.offers.subscriptions[s.originalID], storefront: storefront, catalog: session.catalog,
                     now: state.clock)
-                renewal(s, offer: info.renewalOffer, &w)
+                renewal(s, offer: info.renewalOffer, consent: state.priceConsents?[s.originalID], &w)
             }
             w.endArray()
         }
@@ -234,7 +234,9 @@ public enum ReceiptVerification {
     /// the next renewal applies (`offer`, as signed renewal info reports it): an offer code's
     /// `offer_code_ref_name` or a promotional offer's `promotional_offer_id` (App Store
     /// Receipts, responseBody.Pending_renewal_info).
-    static func renewal(_ s: Subscription, offer: RenewalOffer?, _ w: inout JSONWriter) {
+    /// A price increase waiting for the renewal adds `price_consent_status` and
+    /// `price_increase_status` ("0" not yet answered, "1" agreed or no consent needed; issue 15).
+    static func renewal(_ s: Subscription, offer: RenewalOffer?, consent: PriceConsent? = nil, _ w: inout JSONWriter) {
         w.beginObject()
         pair("auto_renew_product_id", s.renewalProductID.rawValue, &w)
         pair("auto_renew_status", s.autoRenew ? "1" : "0", &w)
@@ -243,6 +245,10 @@ public enum ReceiptVerification {
         pair("is_in_billing_retry_period", s.isInBillingRetry ? "1" : "0", &w)
         if let offer, offer.type == .code, let name = offer.id { pair("offer_code_ref_name", name.rawValue, &w) }
         pair("original_transaction_id", s.originalID.description, &w)
+        if let consent {
+            pair("price_consent_status", String(consent.priceIncreaseStatus), &w)
+            pair("price_increase_status", String(consent.priceIncreaseStatus), &w)
+        }
         pair("product_id", s.productID.rawValue, &w)
         if let offer, offer.type == .promotional, let id = offer.id { pair("promotional_offer_id", id.rawValue, &w) }
         w.endObject()

@@ -61,6 +61,8 @@ public struct NotificationLog {
         var offerPeriodsLeft = 0
         /// The subscription's offers, as the latest `subscriptionOffersChanged` showed them.
         var offers: SubscriptionOfferState?
+        /// The price increase the subscriber was told of, until the renewal that charges it.
+        var priceConsent: PriceConsent?
     }
 
     /// What the log needs of one event: the notification it maps to (`EventKind.serverNotification`),
@@ -90,6 +92,8 @@ public struct NotificationLog {
         var summary: MassExtension? = nil
         /// An app account token set through the App Store Server API, for an original id.
         var appAccountToken: (original: TransactionID, token: String)? = nil
+        /// A subscriber's price increase status changed (issue 15).
+        var priceConsent: (original: TransactionID, consent: PriceConsent)? = nil
 
         init(seq: UInt64, date: Timestamp, role: Role) {
             self.seq = seq
@@ -135,6 +139,18 @@ public struct NotificationLog {
                 .faultFired, .faultsCleared, .productConsumed, .receipt, .clockAdvanced, .transactionDeleted,
                 .transactionsCleared, .offerKeyAdded, .offerKeyRemoved:
                 return nil
+            case .life(let change):
+                switch change {
+                case .refundRequested(let t, _), .refundDeclined(let t, _):
+                    transaction = t
+                case .refundReversed(let t, let s):
+                    transaction = t
+                    renewal = s.map(Renewal.init)
+                case .priceIncreaseAnnounced: return nil
+                case .priceConsentChanged(let s, let c):
+                    renewal = Renewal(s)
+                    priceConsent = (s.originalID, c)
+                }
             case .serverAPI(let change):
                 switch change {
                 case .appAccountTokenSet(let t, let token):
@@ -290,6 +306,7 @@ public struct NotificationLog {
             appAccountTokens[set.original] = set.token
             return
         }
+        if let c = entry.priceConsent { subscriptions[c.original, default: Tracked()].priceConsent = c.consent }
         guard let n = entry.notification else { return }
         let seq = entry.seq
         let date = entry.date
@@ -344,6 +361,8 @@ public struct NotificationLog {
                 s.offerPeriodsLeft = offerPeriods(opening: t, after: nil, left: 0)
                 s.latest = t
             case .newPeriod:
+                // The renewal that charges a raised price ends the increase (issue 15).
+                if t.reason == .renewal { s.priceConsent = nil }
                 s.offerPeriodsLeft = offerPeriods(opening: t, after: s.latest, left: s.offerPeriodsLeft)
                 s.latest = t
             case .purchase, .other:
@@ -386,7 +405,7 @@ public struct NotificationLog {
         let tracked = subscriptions[r.original]
         let latest = tracked?.latest
         let storefront = latest?.storefront ?? session.state.settings.storefront
-        return RenewalInfo(
+        var info = RenewalInfo(
             snapshot: RenewalInfo.Snapshot(
                 original: r.original, product: r.product, renewalProduct: r.renewalProduct, autoRenew: r.autoRenew,
                 status: r.status, expirationIntent: r.expirationIntent, isInBillingRetry: r.isInBillingRetry,
@@ -395,6 +414,9 @@ public struct NotificationLog {
                 recentStart: tracked?.recentStart ?? latest?.originalDate ?? r.expires,
                 userID: latest?.userID),
             offers: tracked?.offers, storefront: storefront, catalog: session.catalog, now: date)
+        info.applyPriceIncreases(session.state.priceIncreases, storefront: storefront, asOf: date)
+        if let c = tracked?.priceConsent { info.apply(c) }
+        return info
     }
 
     /// The API status of a `Subscription.Status` name as events spell it.

@@ -50,6 +50,31 @@ public struct RenewalInfo: Hashable, Sendable {
     /// The subscription's status (the App Store Server API's `status`; a notification's
     /// `data.status`).
     public var status: SubscriptionStatus
+    /// `priceIncreaseStatus` while a price increase waits for the renewal (issue 15): 0 not yet
+    /// answered (or declined), 1 accepted or needing no consent; left out otherwise.
+    public var priceIncreaseStatus: Int? = nil
+
+    /// Shows a price increase the subscriber was told of: `priceIncreaseStatus`, and the next
+    /// period's price is the raised one.
+    public mutating func apply(_ consent: PriceConsent) {
+        priceIncreaseStatus = consent.priceIncreaseStatus
+        if autoRenewProductID == consent.productID {
+            renewalPrice = consent.price
+            currency = consent.currency
+        }
+    }
+
+    /// The next period's price after the price increases made by `date` (issue 15): the raised
+    /// regular price of the renewal product in `storefront`; an offer's or a commitment's price stays.
+    public mutating func applyPriceIncreases(_ increases: [PriceIncrease]?, storefront: String, asOf date: Timestamp) {
+        guard renewalOffer == nil, renewalBillingPlan == nil,
+            let raised = increases?.last(where: {
+                $0.productID == autoRenewProductID && $0.storefront == storefront && $0.date <= date
+            })
+        else { return }
+        renewalPrice = raised.price
+        currency = Storefront.named(storefront)?.currency ?? currency
+    }
 
     public init(
         originalTransactionID: TransactionID, productID: ProductID, autoRenewProductID: ProductID, autoRenew: Bool,

@@ -30,6 +30,10 @@ public enum SignedRenewalInfoPayload {
             w.key("isInBillingRetryPeriod")
             w.bool(retrying)
         }
+        if let status = r.priceIncreaseStatus {
+            w.key("priceIncreaseStatus")
+            w.int(status)
+        }
         if let grace = r.gracePeriodExpiresDate {
             w.key("gracePeriodExpiresDate")
             w.int(grace.milliseconds)

@@ -74,6 +74,16 @@ public enum SignedTransactionPayload {
             w.key("revocationDate")
             w.int(revoked.milliseconds)
         }
+        // An approved refund request says how much was refunded (issue 15): revocationType
+        // REFUND_FULL or REFUND_PRORATED and revocationPercentage in milliunits.
+        if t.revocationDate != nil, let type = t.revocationType {
+            w.key("revocationType")
+            w.string(type.rawValue)
+            if let p = t.revocationPercentage {
+                w.key("revocationPercentage")
+                w.int(p)
+            }
+        }
         if t.isUpgraded {
             w.key("isUpgraded")
             w.bool(true)

@@ -34,7 +34,7 @@ public struct StoreTransactionSigner: TransactionSigner {
 
     /// `signedRenewalInfo` of the subscription `latest` belongs to, signed at the store's clock.
     public func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String {
-        let info = try Self.renewalInfo(original: latest.originalID, session: session, storefront: latest.storefront)
+        let info = try Self.renewalInfo(original: latest.originalID, session: session)
         return try jwsSigner(for: session).sign(
             SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: session.state)))
     }
@@ -52,7 +52,7 @@ public struct StoreTransactionSigner: TransactionSigner {
     }
 
     /// The renewal info of the subscription with this original transaction id, as the engine
-    /// holds it now. `storefront` is the current period's (looked up when not given).
+    /// holds it now. `storefront` prices the next period (default: the account's storefront now).
     public static func renewalInfo(original: TransactionID, session: StoreSession, storefront: String? = nil) throws(StoreError)
         -> RenewalInfo
     {
@@ -60,10 +60,15 @@ public struct StoreTransactionSigner: TransactionSigner {
             throw .notFound(
                 "no auto-renewable subscription has original transaction id \(original) (see 'iapctl subscriptions')")
         }
-        var shop = storefront
-        if shop == nil { shop = try session.transaction(sub.latestID)?.storefront }
-        return RenewalInfo(
-            sub, offers: session.state.offers.subscriptions[original], storefront: shop ?? session.state.settings.storefront,
+        // The next period is charged in the account's storefront as it is now (`Machine.renew`
+        // prices the renewal there), so a storefront change shows in the renewal price at once.
+        let shop = storefront ?? session.state.settings.storefront
+        var info = RenewalInfo(
+            sub, offers: session.state.offers.subscriptions[original], storefront: shop,
             catalog: session.catalog, now: session.state.clock)
+        info.applyPriceIncreases(
+            session.state.priceIncreases, storefront: shop, asOf: session.state.clock)
+        if let consent = session.state.priceConsents?[original] { info.apply(consent) }
+        return info
     }
 }

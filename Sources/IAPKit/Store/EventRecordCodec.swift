@@ -206,6 +206,30 @@ enum EventRecordCodec {
             kind(153)
             w.id(original)
             w.record(offers)
+        // MARK: - Issue 15, life-a (200-224)
+        case .life(let change):
+            switch change {
+            case .refundRequested(let x, let q):
+                kind(200)
+                t(x)
+                w.record(q)
+            case .refundDeclined(let x, let q):
+                kind(201)
+                t(x)
+                w.record(q)
+            case .refundReversed(let x, let s):
+                kind(202)
+                t(x)
+                w.optional(s) { $0.record($1) }
+            case .priceIncreaseAnnounced(let p, let n):
+                kind(203)
+                w.record(p)
+                w.int(n)
+            case .priceConsentChanged(let s, let c):
+                kind(204)
+                w.record(s)
+                w.record(c)
+            }
         }
     }
 
@@ -356,6 +380,21 @@ enum EventRecordCodec {
         case 153:
             guard let original = r.id(), let offers = r.record(SubscriptionOfferState.self) else { return nil }
             kind = .subscriptionOffersChanged(original: original, offers)
+        case 200:
+            guard let x = t(), let q = r.record(RefundRequest.self) else { return nil }
+            kind = .life(.refundRequested(x, q))
+        case 201:
+            guard let x = t(), let q = r.record(RefundRequest.self) else { return nil }
+            kind = .life(.refundDeclined(x, q))
+        case 202:
+            guard let x = t(), let s = r.optional({ $0.record(Subscription.self) }) else { return nil }
+            kind = .life(.refundReversed(x, s))
+        case 203:
+            guard let p = r.record(PriceIncrease.self), let n = r.int() else { return nil }
+            kind = .life(.priceIncreaseAnnounced(p, subscribers: n))
+        case 204:
+            guard let s = sub(), let c = r.record(PriceConsent.self) else { return nil }
+            kind = .life(.priceConsentChanged(s, c))
         case 100:
             guard let x = t(), let token = r.string() else { return nil }
             kind = .serverAPI(.appAccountTokenSet(x, token: token))

@@ -28,6 +28,8 @@ enum StateDeltaCodec {
         case offerRequestRemove = 157
         // Issue 13 (the App Store Server API) numbers its fields from 100.
         case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions, sendAttempts, retention
+        // Issue 15, life-a (200-224): whole values, they stay small.
+        case refundRequests = 200, priceIncreases = 201, priceConsents = 202
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -152,6 +154,25 @@ enum StateDeltaCodec {
         if full || o.retention != new.retention {
             tag(.retention)
             w.optional(new.retention) { $0.record($1) }
+        }
+        if full || o.refundRequests != new.refundRequests {
+            tag(.refundRequests)
+            let all = new.refundRequests ?? [:]
+            w.varint(UInt64(all.count))
+            for id in all.keys.sorted() { w.record(all[id]!) }
+        }
+        if full || o.priceIncreases != new.priceIncreases {
+            tag(.priceIncreases)
+            w.array(new.priceIncreases ?? [])
+        }
+        if full || o.priceConsents != new.priceConsents {
+            tag(.priceConsents)
+            let all = new.priceConsents ?? [:]
+            w.varint(UInt64(all.count))
+            for id in all.keys.sorted() {
+                w.id(id)
+                w.record(all[id]!)
+            }
         }
         if full || o.sendAttempts != new.sendAttempts {
             // The whole map: it changes one attempt at a time and stays small.
@@ -318,6 +339,22 @@ enum StateDeltaCodec {
             case .retention:
                 guard let v = r.optional({ $0.record(RetentionMessaging.self) }) else { return false }
                 s.retention = v
+            case .refundRequests:
+                guard let list = r.array(RefundRequest.self) else { return false }
+                var all: [TransactionID: RefundRequest] = [:]
+                for q in list { all[q.transactionID] = q }
+                s.refundRequests = all.isEmpty ? nil : all
+            case .priceIncreases:
+                guard let list = r.array(PriceIncrease.self) else { return false }
+                s.priceIncreases = list.isEmpty ? nil : list
+            case .priceConsents:
+                guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
+                var all: [TransactionID: PriceConsent] = [:]
+                for _ in 0..<n {
+                    guard let id = r.id(), let c = r.record(PriceConsent.self) else { return false }
+                    all[id] = c
+                }
+                s.priceConsents = all.isEmpty ? nil : all
             case .sendAttempts:
                 guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
                 var all: [UInt64: [SendAttempt]] = [:]

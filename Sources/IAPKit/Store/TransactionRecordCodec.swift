@@ -19,6 +19,8 @@ enum TransactionRecordCodec {
         case offerType = 150, offerID = 151, offerPeriod = 152, billingPlan = 153
         /// `[billing period varint][total varint][expires svarint][price svarint]` in a block.
         case commitment = 154
+        // MARK: - Issue 15, life-a (200-224)
+        case revocationType = 200, revocationPercentage = 201
     }
 
     private static let varintWire: UInt64 = 0
@@ -81,6 +83,8 @@ enum TransactionRecordCodec {
         if let id = t.offerID { s(.offerID, id.rawValue) }
         if let p = t.offerPeriod { s(.offerPeriod, p.iso8601) }
         if let b = t.billingPlan { s(.billingPlan, b.rawValue) }
+        if let r = t.revocationType { v(.revocationType, r.code) }
+        if let p = t.revocationPercentage { v(.revocationPercentage, UInt64(max(0, p))) }
         if let c = t.commitment {
             w.varint(Tag.commitment.rawValue << 3 | bytesWire)
             w.block { b in
@@ -175,6 +179,8 @@ enum TransactionRecordCodec {
         var offerPeriod: SubscriptionPeriod?
         var billingPlan: BillingPlanType?
         var commitment: TransactionCommitment?
+        var revocationType: RevocationType?
+        var revocationPercentage: Int?
         func zigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
         while !r.isAtEnd {
             guard let key = r.varint() else { return nil }
@@ -212,6 +218,12 @@ enum TransactionRecordCodec {
                 case .offerType:
                     guard let type = OfferType(rawValue: Int(truncatingIfNeeded: value)) else { return nil }
                     offerType = type
+                case .revocationType:
+                    guard let type = RevocationType(code: value) else { return nil }
+                    revocationType = type
+                case .revocationPercentage:
+                    guard value <= 100_000 else { return nil }
+                    revocationPercentage = Int(value)
                 default: break
                 }
             } else if wire == bytesWire {
@@ -274,7 +286,7 @@ enum TransactionRecordCodec {
         case 4: state = .deferred
         default: return nil
         }
-        return Transaction(
+        var t = Transaction(
             id: TransactionID(id), originalID: TransactionID(originalID ?? id), productID: ProductID(productID),
             productType: productType, quantity: quantity, userID: userID.map(UserID.init), state: state,
             disposition: deleted ? .deleted(wasFinished: finished) : finished ? .finished : .queued,
@@ -285,5 +297,8 @@ enum TransactionRecordCodec {
             isUpgraded: upgraded, offer: offer, reason: reason, subscriptionGroup: group,
             upgradeCredit: credit.map(Price.init(milliunits:)), offerType: offerType,
             offerID: offerID.map(OfferID.init), offerPeriod: offerPeriod, billingPlan: billingPlan, commitment: commitment)
+        t.revocationType = revocationType
+        t.revocationPercentage = revocationPercentage
+        return t
     }
 }

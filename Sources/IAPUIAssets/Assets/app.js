@@ -643,7 +643,8 @@ function transactionActions(t, subscription) {
   }
   if (!t.finished && FINISHABLE_STATES.has(t.state)) add('finish', 'Finish', ['finish', id]);
   if (t.state === 'failed' && t.error && t.error.name === 'paymentCancelled') add('resolve', 'Resolve', ['resolve', id]);
-  if (owned && t.charged) add('refund', 'Refund', null, { refund: true });
+  // 'refund TXID' is 'refund now TXID' (the CLI's default subcommand), listed as 'refund now'.
+  if (owned && t.charged) add('refund now', 'Refund', null, { refund: true });
   if (owned) {
     add('refund request', 'Request Refund', ['refund', 'request', id]);
     add('refund approve', 'Approve Refund', ['refund', 'approve', id]);
@@ -671,7 +672,8 @@ function subscriptionActions(s) {
     add('auto-renew', s.autoRenewStatus ? 'Auto-Renew Off' : 'Auto-Renew On', ['auto-renew', s.autoRenewStatus ? 'off' : 'on', id]);
   }
   if (s.status === 'inGracePeriod' || s.status === 'inBillingRetry') add('resolve', 'Resolve Billing', ['resolve', id]);
-  if (!ended && s.priceIncreaseStatus !== undefined && s.priceIncreaseStatus !== null) {
+  // priceIncreaseStatus 0: an increase waits for the subscriber's answer (1: accepted, nothing to answer).
+  if (!ended && s.priceIncreaseStatus === 0) {
     add('price-consent', 'Accept Price', ['price-consent', id, 'accept']);
     add('price-consent', 'Decline Price', ['price-consent', id, 'decline']);
   }
@@ -737,7 +739,7 @@ function renderInspector() {
           type: 'button',
           'data-command': 'refund',
           text: 'Refund',
-          onclick: () => runAction(['refund', t.transactionIdentifier, '--reason', reason.value]),
+          onclick: () => runAction(['refund', 'now', t.transactionIdentifier, '--reason', reason.value]),
         }),
         reason,
       );

@@ -87,7 +87,7 @@ struct UIRequestRulesTests {
     /// A command line with the real whitelist's commands, minus the ones a build may lack.
     struct FakeCommandLine: UICommandLine {
         var commands: [[String]] = [
-            ["refund"], ["approve"], ["decline"], ["resolve"], ["expire"], ["renew"], ["auto-renew"], ["delete"], ["clear"],
+            ["refund", "now"], ["approve"], ["decline"], ["resolve"], ["expire"], ["renew"], ["auto-renew"], ["delete"], ["clear"],
             ["promote"], ["finish"], ["clock", "advance"], ["config", "set"], ["init"], ["clock", "set"], ["buy"],
         ]
 
@@ -114,6 +114,8 @@ struct UIRequestRulesTests {
                     positionals.append(word)
                 }
             }
+            // As the CLI's binder: `refund TXID` is the group's default subcommand, `refund now TXID`.
+            if path == ["refund"] { path.append("now") }
             return UIParsedCommandLine(path: path, globalOptions: globals, positionals: positionals)
         }
 
@@ -130,19 +132,19 @@ struct UIRequestRulesTests {
             (["refund", "--bogus"], nil),  // the CLI's parser refuses it: running it only prints the usage error
             (
                 ["init", "--force"],
-                "'init' is not an action the page may run; it may run: refund, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
+                "'init' is not an action the page may run; it may run: refund now, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
             ),
             (
                 ["buy", "com.x.coin42"],
-                "'buy com.x.coin42' is not an action the page may run; it may run: refund, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
+                "'buy com.x.coin42' is not an action the page may run; it may run: refund now, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
             ),
             (
                 ["clock", "set", "2030-01-01"],
-                "'clock set' is not an action the page may run; it may run: refund, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
+                "'clock set' is not an action the page may run; it may run: refund now, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
             ),
             (
                 ["init", "--bogus"],
-                "'init' is not an action the page may run; it may run: refund, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
+                "'init' is not an action the page may run; it may run: refund now, approve, decline, resolve, expire, renew, auto-renew, delete, clear, promote, finish, clock advance, config set"
             ),
             (
                 ["refund", "2000000000000001", "--store", "/tmp/other"],

@@ -1,0 +1,22 @@
+/// One step of a refund request (`Command.refundRequest`).
+public enum RefundStep: Hashable, Sendable {
+    /// `refund request TXID [--reason R]`.
+    case request(TransactionID, reason: String?)
+    /// `refund approve TXID [--percent N]` (1 to 100; 100 is a full refund).
+    case approve(TransactionID, percent: Int)
+    /// `refund decline TXID`.
+    case decline(TransactionID)
+    /// `refund reverse TXID`: of an approved request, or of Xcode's immediate refund.
+    case reverse(TransactionID)
+}
+
+/// What an issue 15 command came to (`Outcome.life`).
+public enum LifeOutcome: Hashable, Sendable {
+    /// A refund step: the transaction after it, its request (nil for a reversed immediate
+    /// refund), and the subscription it changed, if any.
+    case refund(Transaction, RefundRequest?, Subscription?)
+    /// A price increase: the subscribers it reached (original transaction ids, in order).
+    case priceIncrease(PriceIncrease, subscribers: [TransactionID])
+    /// A subscriber answered a price increase.
+    case priceConsent(Subscription, PriceConsent)
+}

@@ -1,0 +1,132 @@
+import IAPTime
+
+/// Refund requests (issue 15, item 2): what the App Store does between a customer's "Report a
+/// Problem" and its decision, which Xcode's StoreKit testing skips (its refunds are approved at
+/// once: `refund TXID`, `Machine.refund`).
+extension Machine {
+    mutating func applyRefundStep(_ step: RefundStep, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
+        switch step {
+        case .request(let id, let reason):
+            let t = try refundable(id, archive: archive)
+            if let open = state.refundRequests?[id], open.status == .open {
+                throw .notAllowed(
+                    "transaction \(id) already has a refund request open since \(open.requested.rfc3339); answer it with 'iapctl refund approve \(id)' or 'iapctl refund decline \(id)'"
+                )
+            }
+            let q = RefundRequest(transactionID: id, requested: state.clock, reason: reason)
+            setRefundRequest(q)
+            emit(.life(.refundRequested(t, q)), into: &effects)
+            effects.outcome = .life(.refund(t, q, nil))
+        case .approve(let id, let percent):
+            guard RefundRequest.percentRange.contains(percent) else {
+                throw .usage("bad --percent \(percent); give 1 to 100 (100, the default, refunds in full)")
+            }
+            var q = try openRequest(id, archive: archive, verb: "approve")
+            try refund(
+                id, reason: 0, archive: archive, into: &effects, type: percent == 100 ? .refundFull : .refundProrated,
+                percentage: RefundRequest.milliunits(percent: percent))
+            q.status = .approved(percent: percent)
+            q.decided = state.clock
+            setRefundRequest(q)
+            let t = effects.transactions.first { $0.id == id }
+            let sub = t.flatMap { state.subscriptions[$0.originalID] }
+            if let t { effects.outcome = .life(.refund(t, q, sub?.latestID == id ? sub : nil)) }
+        case .decline(let id):
+            var q = try openRequest(id, archive: archive, verb: "decline")
+            guard let t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+            q.status = .declined
+            q.decided = state.clock
+            setRefundRequest(q)
+            emit(.life(.refundDeclined(t, q)), into: &effects)
+            effects.outcome = .life(.refund(t, q, nil))
+        case .reverse(let id):
+            try reverseRefund(id, archive: archive, into: &effects)
+        }
+    }
+
+    /// The open request of `id`, or why there is none.
+    private func openRequest(_ id: TransactionID, archive: some TransactionArchive, verb: String) throws(StoreError)
+        -> RefundRequest
+    {
+        guard try visibleTransaction(id, archive: archive) != nil else { throw .unknownTransaction(id) }
+        guard let q = state.refundRequests?[id] else {
+            throw .notAllowed("transaction \(id) has no refund request to \(verb); open one with 'iapctl refund request \(id)'")
+        }
+        guard q.status == .open else {
+            throw .notAllowed(
+                "the refund request of transaction \(id) is already \(q.status.name); open a new one with 'iapctl refund request \(id)'"
+            )
+        }
+        return q
+    }
+
+    /// Takes a refund back: the transaction is no longer revoked (revocation date, reason, type
+    /// and percentage cleared) and what it bought returns: a non-consumable is owned again, the
+    /// subscription whose current period it paid is active again (or expired, if that period is
+    /// over), a non-renewing subscription gets back the time the refund took.
+    private mutating func reverseRefund(_ id: TransactionID, archive: some TransactionArchive, into effects: inout Effects)
+        throws(StoreError)
+    {
+        guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        guard let revoked = t.revocationDate else {
+            throw .notAllowed("transaction \(id) was not refunded; only a refunded transaction's refund can be reversed")
+        }
+        let percent = (t.revocationPercentage ?? 100_000) / 1000
+        t.revocationDate = nil
+        t.revocationReason = nil
+        t.revocationType = nil
+        t.revocationPercentage = nil
+        record(t, into: &effects)
+        var restored: Subscription?
+        switch t.productType {
+        case .consumable:
+            break
+        case .nonConsumable:
+            if state.ownership[t.productID] == nil {
+                state.ownership[t.productID] = .init(originalID: t.originalID, originalDate: t.originalDate, userID: t.userID)
+            }
+        case .autoRenewable:
+            if var sub = state.subscriptions[t.originalID], sub.latestID == t.id, case .revoked = sub.status {
+                if sub.expiresDate > state.clock {
+                    sub.status = .active
+                    sub.autoRenew = true
+                    if state.ownership[sub.productID] == nil {
+                        state.ownership[sub.productID] = .init(
+                            originalID: sub.originalID, originalDate: sub.originalDate, userID: sub.userID)
+                    }
+                } else {
+                    sub.status = .expired(.unknown)
+                }
+                state.subscriptions[t.originalID] = sub
+                restored = sub
+            }
+        case .nonRenewing:
+            if var e = state.nonRenewing[t.productID], let end = t.expiresDate,
+                let period = catalog[t.productID]?.subscriptionPeriod
+            {
+                let start = period.advance(end, times: -t.quantity)
+                let taken = max(0, end.milliseconds - max(start.milliseconds, revoked.milliseconds))
+                e.expiresDate = e.expiresDate.adding(milliseconds: taken)
+                e.purchases += 1
+                e.revocation = nil
+                state.nonRenewing[t.productID] = e
+            }
+        }
+        var q = state.refundRequests?[id]
+        if q != nil {
+            q?.status = .reversed(percent: percent)
+            q?.decided = state.clock
+            setRefundRequest(q!)
+        }
+        emit(.life(.refundReversed(t, restored)), into: &effects)
+        effects.outcome = .life(.refund(t, q, restored))
+    }
+
+    private mutating func setRefundRequest(_ q: RefundRequest) {
+        var all = state.refundRequests ?? [:]
+        all[q.transactionID] = q
+        state.refundRequests = all
+    }
+}
