@@ -739,7 +739,7 @@ function renderInspector() {
           type: 'button',
           'data-command': 'refund',
           text: 'Refund',
-          onclick: () => runAction(['refund', 'now', t.transactionIdentifier, '--reason', reason.value]),
+          onclick: () => runAction(['refund', t.transactionIdentifier, '--reason', reason.value]),
         }),
         reason,
       );

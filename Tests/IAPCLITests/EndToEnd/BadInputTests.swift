@@ -217,7 +217,7 @@ struct BadInputTests {
         Row(["refund", "2000000000000001", "--reason", "7"], 64, "'--reason' expects one of: 0, 1, got '7'"),
         Row(
             ["refund", "abc"], 64,
-            "bad transaction id 'abc'; ids are decimal numbers such as 2000000000000001 (see 'iapctl help refund')"),
+            "bad transaction id 'abc'; ids are decimal numbers such as 2000000000000001 (see 'iapctl help refund now')"),
         Row(
             ["delete", "2000000000000001"], 64,
             "deleting transaction 2000000000000001 cannot be undone; add --yes to confirm (see 'iapctl help delete')"),

@@ -87,7 +87,8 @@ struct UIRequestRulesTests {
     /// A command line with the real whitelist's commands, minus the ones a build may lack.
     struct FakeCommandLine: UICommandLine {
         var commands: [[String]] = [
-            ["refund", "now"], ["approve"], ["decline"], ["resolve"], ["expire"], ["renew"], ["auto-renew"], ["delete"], ["clear"],
+            ["refund", "now"], ["approve"], ["decline"], ["resolve"], ["expire"], ["renew"], ["auto-renew"], ["delete"],
+            ["clear"],
             ["promote"], ["finish"], ["clock", "advance"], ["config", "set"], ["init"], ["clock", "set"], ["buy"],
         ]
 

@@ -314,11 +314,12 @@ struct UIServeTests {
         let offered = try #require(server.get("/ui/api/actions").json?["actions"]?.arrayValue)
         #expect(
             offered.map { $0["command"]?.stringValue ?? "" } == [
-                "refund", "approve", "decline", "resolve", "expire", "renew", "auto-renew", "delete", "clear", "promote",
-                "finish",
+                "refund now", "refund request", "refund approve", "refund decline", "refund reverse", "approve", "decline",
+                "resolve", "expire", "renew", "auto-renew", "price-consent", "delete", "clear", "promote", "finish",
                 "clock advance", "config set",
             ])
-        #expect(offered.first?["usage"] == .string("refund <TXID> [--reason <0|1>]"))
+        // 'refund TXID' is the refund group's default subcommand, 'refund now TXID'.
+        #expect(offered.first?["usage"] == .string("refund now <TXID> [--reason <0|1>]"))
 
         let approved = try server.action(["approve", "2000000000000005"])
         #expect(approved.status == 200)

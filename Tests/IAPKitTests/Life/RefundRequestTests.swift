@@ -1,3 +1,4 @@
+import IAPTime
 import Testing
 
 @testable import IAPKit
@@ -45,7 +46,9 @@ struct RefundRequestTests {
         let coin = try h.buy(Self.coin)
         try h.apply(.serverAPI(.consumptionInformation(coin.id, version: 2, body: #"{"customerConsented":true}"#)))
         try h.apply(.refundRequest(.request(coin.id, reason: nil)))
-        try h.apply(.serverAPI(.consumptionInformation(coin.id, version: 2, body: #"{"customerConsented":true,"deliveryStatus":"DELIVERED"}"#)))
+        try h.apply(
+            .serverAPI(
+                .consumptionInformation(coin.id, version: 2, body: #"{"customerConsented":true,"deliveryStatus":"DELIVERED"}"#)))
         #expect(h.state.serverAPIRecords?[coin.id]?.consumption.count == 2)
         #expect(h.state.refundRequests?[coin.id]?.status == .open)
     }
@@ -74,7 +77,8 @@ struct RefundRequestTests {
         let coin = try h2.buy(Self.coin)
         try h2.apply(.refundRequest(.request(coin.id, reason: nil)))
         try h2.apply(.refundRequest(.approve(coin.id, percent: 100)))
-        #expect(h2.transaction(coin.id)?.revocationType == .refundFull && h2.transaction(coin.id)?.revocationPercentage == 100_000)
+        #expect(
+            h2.transaction(coin.id)?.revocationType == .refundFull && h2.transaction(coin.id)?.revocationPercentage == 100_000)
     }
 
     @Test("decline: REFUND_DECLINED, nothing revoked; the request is closed")
@@ -175,5 +179,42 @@ extension Transaction {
         var t = self
         t.disposition = .finished
         return t
+    }
+}
+
+@Suite("Issue 15 records")
+struct LifeRecordTests {
+    @Test("revocationType and revocationPercentage survive the transaction codec; requests, increases and consents theirs")
+    func roundTrips() {
+        for type in RevocationType.allCases {
+            var t = RecordCodecTests.full
+            t.revocationType = type
+            t.revocationPercentage = 40_000
+            #expect(RecordCodecTests.roundTrip(t) == t)
+        }
+        func again<T: BinaryRecord & Equatable>(_ value: T) -> T? {
+            var w = ByteWriter()
+            value.encode(into: &w)
+            return w.bytes.withUnsafeBytes { raw in
+                var r = ByteReader(raw)
+                return T.decode(from: &r)
+            }
+        }
+        let id = TransactionID(2_000_000_000_000_001)
+        for status in [RefundRequest.Status.open, .approved(percent: 40), .declined, .reversed(percent: 100)] {
+            let q = RefundRequest(
+                transactionID: id, requested: Timestamp(milliseconds: 5), reason: status == .open ? "why" : nil, status: status,
+                decided: status == .open ? nil : Timestamp(milliseconds: 9))
+            #expect(again(q) == q)
+        }
+        let p = PriceIncrease(
+            productID: ProductID("com.x.vippro"), storefront: "JPN", price: Price(milliunits: 1_500_000), consentRequired: false,
+            date: Timestamp(milliseconds: 3))
+        #expect(again(p) == p)
+        for status in [PriceConsent.Status.pending, .accepted, .declined] {
+            let c = PriceConsent(
+                productID: ProductID("com.x.vippro"), price: Price(milliunits: 11_990), currency: "USD", status: status)
+            #expect(again(c) == c)
+        }
     }
 }
