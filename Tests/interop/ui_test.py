@@ -578,6 +578,35 @@ Promise.allSettled([
         check(not self.driver.find_elements(By.CSS_SELECTOR, button % "renew"), "an expired subscription offers no Renew")
         self.show_view("transactions")
 
+    def test_refund_request_flow(self):
+        """Issue 15: Request Refund, Approve Refund, Reverse Refund and Accept Price, each checked in the store."""
+        coin = self.store.json("buy", "com.x.coin42", expect=None)["transactionIdentifier"]
+        self.select(coin)
+        self.click_action("refund request")
+        self.wait(lambda: json.loads(self.store.run("events", expect=0).stdout.splitlines()[-1])["name"] == "refundRequested",
+                  "Request Refund opens a request in the store")
+        self.click_action("refund approve")
+        self.wait(lambda: self.store.transaction(coin)["revocationDate"] is not None, "Approve Refund refunds it in the store")
+        check(self.store.transaction(coin).get("revocationType") == "REFUND_FULL",
+              f"an approved request is REFUND_FULL: {self.store.transaction(coin)}")
+        self.wait_row(coin, refunded=True)
+        self.click_action("refund reverse")
+        self.wait(lambda: self.store.transaction(coin)["revocationDate"] is None, "Reverse Refund takes the refund back")
+
+        self.store.run("buy", "com.x.vippro", expect=None)
+        self.store.run("price-increase", "com.x.vippro", "10.99", expect=0)
+        pending = [x for x in self.store.json("subscriptions") if x.get("priceIncreaseStatus") == 0]
+        check(pending, f"a subscriber waits for consent: {self.store.json('subscriptions')}")
+        sub = pending[0]["originalTransactionIdentifier"]
+        self.show_view("subscriptions")
+        self.click_css(f'#subscriptions tr[data-original="{sub}"] button[data-command="price-consent"]',
+                       "the subscription offers Accept Price")
+        self.wait(lambda: self.subscription(sub).get("priceIncreaseStatus") == 1, "Accept Price accepts it in the store")
+        self.wait(lambda: not self.driver.find_elements(
+            By.CSS_SELECTOR, f'#subscriptions tr[data-original="{sub}"] button[data-command="price-consent"]'),
+            "an accepted increase offers no consent buttons")
+        self.show_view("transactions")
+
     def test_buy_finish_resolve(self):
         """Products' Buy (a purchase from the App Store), Finish, Resolve, Finish All."""
         known = {t["transactionIdentifier"] for t in self.store.dump()}
@@ -677,6 +706,7 @@ Promise.allSettled([
             self.test_cross_origin_page_cannot_act,
             self.test_screenshot,
             self.test_subscription_actions,
+            self.test_refund_request_flow,
             self.test_buy_finish_resolve,
             self.test_settings,
             self.test_clear,

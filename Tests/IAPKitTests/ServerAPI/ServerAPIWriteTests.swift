@@ -141,6 +141,24 @@ struct ServerAPIWriteTests {
         #expect(Self.code(h, h.get("/inApps/v2/refund/lookup/\(coins[1].id)?revision=00")) == "4000005")
     }
 
+    @Test(
+        "Refund History follows refund requests (issue 15): an approved one is listed, a declined one never, a reversed one no longer"
+    )
+    func refundHistoryOfRequests() throws {
+        let h = try Self.harness()
+        let coins = try h.buy("com.x.coin42", times: 2)
+        try h.apply([
+            .finish(coins.map(\.id)), .refundRequest(.request(coins[0].id, reason: nil)),
+            .refundRequest(.request(coins[1].id, reason: nil)), .refundRequest(.decline(coins[1].id)),
+        ])
+        func listed() -> JSONValue? { h.json(h.get("/inApps/v2/refund/lookup/\(coins[0].id)"))?["signedTransactions"] }
+        #expect(listed() == .array([]), "open and declined requests refund nothing")
+        try h.apply([.refundRequest(.approve(coins[0].id, percent: 50))])
+        #expect(listed() == .array([.string("signed.\(coins[0].id).com.x.coin42")]))
+        try h.apply([.refundRequest(.reverse(coins[0].id))])
+        #expect(listed() == .array([]), "a reversed refund leaves the history")
+    }
+
     @Test("History v1 leaves out finished consumables unless refunded; v2 lists them; revoked=True as Python sends it")
     func historyV1() throws {
         let h = try Self.harness()
