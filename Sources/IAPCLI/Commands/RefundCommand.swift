@@ -51,7 +51,13 @@ enum RefundCommand {
                 PUT /inApps/v2/transactions/consumption/{id}), which the request then shows.
                 """,
             arguments: [ArgumentSpec("TXID", help: "The transaction the customer wants refunded")],
-            options: [.value("reason", "TEXT", help: "The customer's reason, as typed")],
+            options: [
+                .value(
+                    "reason", "TEXT",
+                    help:
+                        "The customer's reason; Apple's UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER go in the notification's consumptionRequestReason"
+                )
+            ],
             examples: ["iapctl refund request 2000000000000001 --reason 'did not work'"]
         ), run: runRequest)
 

@@ -8,7 +8,8 @@ public struct Product: Hashable, Sendable {
     /// Title and description per locale (`en_US`, `zh_CN`), in catalog order.
     public let localizations: [Localization]
     /// Price per storefront code, in catalog order.
-    public let prices: [StorefrontPrice]
+    /// Per storefront; a products request shows the prices a price increase raised (issue 15).
+    public internal(set) var prices: [StorefrontPrice]
     /// The subscription period (auto-renewable) or duration (non-renewing); nil otherwise.
     public let subscriptionPeriod: SubscriptionPeriod?
     /// The subscription group of an auto-renewable subscription.

@@ -55,6 +55,10 @@ public struct RefundRequest: Hashable, Sendable, Codable {
     /// Store has refunded or revoked").
     public static func milliunits(percent: Int) -> Int { percent * 1000 }
 
+    /// Apple's `ConsumptionRequestReason` values: a request whose reason is one of them sends it
+    /// as CONSUMPTION_REQUEST's `data.consumptionRequestReason`.
+    public static let appleReasons = ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"]
+
     /// The percentages `refund approve --percent` accepts.
     public static let percentRange = 1...100
 }

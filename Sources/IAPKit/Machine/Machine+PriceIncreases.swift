@@ -10,6 +10,18 @@ extension Machine {
         state.priceIncreases?.last { $0.productID == product && $0.storefront == storefront }?.price
     }
 
+    /// `product` with the prices price increases raised, as a products request shows it.
+    func raisingPrices(of product: Product) -> Product {
+        guard state.priceIncreases?.contains(where: { $0.productID == product.id }) == true, !product.anyStorefront else {
+            return product
+        }
+        var p = product
+        p.prices = p.prices.map { sp in
+            raisedPrice(of: p.id, in: sp.storefront).map { Product.StorefrontPrice(storefront: sp.storefront, price: $0) } ?? sp
+        }
+        return p
+    }
+
     mutating func setPriceConsent(_ consent: PriceConsent?, for original: TransactionID) {
         guard consent != nil || state.priceConsents?[original] != nil else { return }
         var all = state.priceConsents ?? [:]

@@ -110,7 +110,11 @@ public struct Machine: Sendable {
         var invalid: [ProductID] = []
         var seen: Set<ProductID> = []
         for id in wanted where seen.insert(id).inserted {
-            if let p = catalog[id], p.price(in: storefront) != nil { valid.append(p) } else { invalid.append(id) }
+            if let p = catalog[id], p.price(in: storefront) != nil {
+                valid.append(raisingPrices(of: p))
+            } else {
+                invalid.append(id)
+            }
         }
         return (valid, invalid)
     }

@@ -94,6 +94,8 @@ public struct NotificationLog {
         var appAccountToken: (original: TransactionID, token: String)? = nil
         /// A subscriber's price increase status changed (issue 15).
         var priceConsent: (original: TransactionID, consent: PriceConsent)? = nil
+        /// A CONSUMPTION_REQUEST's reason, when it is one of Apple's codes.
+        var consumptionRequestReason: String? = nil
 
         init(seq: UInt64, date: Timestamp, role: Role) {
             self.seq = seq
@@ -141,7 +143,10 @@ public struct NotificationLog {
                 return nil
             case .life(let change):
                 switch change {
-                case .refundRequested(let t, _), .refundDeclined(let t, _):
+                case .refundRequested(let t, let q):
+                    transaction = t
+                    consumptionRequestReason = q.reason.flatMap { RefundRequest.appleReasons.contains($0) ? $0 : nil }
+                case .refundDeclined(let t, _):
                     transaction = t
                 case .refundReversed(let t, let s):
                     transaction = t
@@ -329,12 +334,13 @@ public struct NotificationLog {
             appTransactionID: AppTransactionID.of(bundleID: session.state.bundleID))
         context.appAccountTokens = appAccountTokens
         let uuid = NotificationUUID.make(bundleID: context.bundleID, seq: seq, date: date)
-        let content = NotificationPayload.Content(
+        var content = NotificationPayload.Content(
             notificationType: type, subtype: subtype, notificationUUID: uuid, appAppleID: appAppleID,
             bundleVersion: session.state.appVersion,
             signedTransactionInfo: subject.map { signer.sign(SignedTransactionPayload.bytes($0, context: context)) },
             signedRenewalInfo: info.map { signer.sign(SignedRenewalInfoPayload.bytes($0, context: context)) },
             status: info?.status, summary: entry.summary)
+        content.consumptionRequestReason = entry.consumptionRequestReason
         found.append(
             SignedNotification(
                 seq: seq, date: date, notificationType: type, subtype: subtype, notificationUUID: uuid,

@@ -23,6 +23,9 @@ public enum NotificationPayload {
         public var status: SubscriptionStatus?
         /// RENEWAL_EXTENSION SUMMARY: the payload has `summary` instead of `data`.
         public var summary: MassExtension?
+        /// CONSUMPTION_REQUEST's `data.consumptionRequestReason` (issue 15), when the request's
+        /// reason is one of Apple's `ConsumptionRequestReason` values.
+        public var consumptionRequestReason: String? = nil
 
         public init(
             notificationType: String, subtype: String?, notificationUUID: String, appAppleID: Int64?, bundleVersion: String,
@@ -109,6 +112,10 @@ public enum NotificationPayload {
         if let status = c.status {
             w.key("status")
             w.int(status.rawValue)
+        }
+        if let reason = c.consumptionRequestReason {
+            w.key("consumptionRequestReason")
+            w.string(reason)
         }
         w.endObject()
         w.key("version")

@@ -65,7 +65,7 @@ struct LifeCLITests {
         #expect(approved["transaction"]?["revocationType"] == .string("REFUND_PRORATED"))
         #expect(approved["transaction"]?["revocationPercentage"] == .number("40000"))
 
-        #expect(h.run(["refund", "request", noads]).code == 0)
+        #expect(h.run(["refund", "request", noads, "--reason", "UNSATISFIED_WITH_PURCHASE"]).code == 0)
         let declined = h.run(["refund", "decline", noads])
         #expect(declined.code == 0 && declined.stdout.contains("notification: REFUND_DECLINED"), "\(declined)")
         #expect(h.run(["restore"]).stdout.contains("com.x.noads"), "a declined request leaves it owned")
@@ -75,6 +75,11 @@ struct LifeCLITests {
         #expect(reversed["subscription"]?["status"] == .string("active"))
         #expect(reversed["transaction"]?["revocationDate"] == .null)
 
+        // Apple's reason code travels in CONSUMPTION_REQUEST's data (a non-consumable's request
+        // notifies nothing, so the coin's request is the one; its reason is free text).
+        let lines = h.run(["notifications", "--since", String(since), "--json"]).stdout.split(separator: "\n")
+        let first = try #require(try JSONParser.parse(String(lines[0]))["signedPayload"]?.stringValue)
+        #expect(try AppleVerifier.decode([(.notification, first)])[0]["data"]?["consumptionRequestReason"] == nil)
         let notes = try Self.notifications(h, since: since)
         #expect(
             notes.map(\.type) == [
@@ -95,6 +100,19 @@ struct LifeCLITests {
         // The requests survived every reload; doctor's fold check finds the state whole.
         let doctor = h.run(["doctor"])
         #expect(doctor.code == 0, "\(doctor)")
+    }
+
+    @Test("Apple's reason code goes in CONSUMPTION_REQUEST's consumptionRequestReason, decoded into the library's enum")
+    func consumptionRequestReason() throws {
+        let h = CLIHarness()
+        #expect(h.run(["buy", "com.x.coin42"]).code == 0)
+        #expect(h.run(["refund", "request", "2000000000000001", "--reason", "UNINTENDED_PURCHASE"]).code == 0)
+        let notes = h.run(["notifications", "--json"]).stdout.split(separator: "\n")
+        let line = try #require(notes.last)
+        let last = try #require(try JSONParser.parse(String(line))["signedPayload"]?.stringValue)
+        let n = try AppleVerifier.decode([(.notification, last)])[0]
+        #expect(n["notificationType"] == .string("CONSUMPTION_REQUEST"))
+        #expect(n["data"]?["consumptionRequestReason"] == .string("UNINTENDED_PURCHASE"), "\(n)")
     }
 
     @Test(

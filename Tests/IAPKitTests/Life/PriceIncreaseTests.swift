@@ -77,6 +77,9 @@ struct PriceIncreaseTests {
         var h2 = MachineHarness()
         try h2.apply(.raisePrice(ProductID(Self.pro), price: Price(decimal: "10.99")!, storefront: nil, consentRequired: false))
         #expect(try h2.buy(Self.pro).price == Price(decimal: "10.99"))
+        // A products request shows the raised price (in that storefront only).
+        let listed = h2.machine.productsRequest([ProductID(Self.pro)]).valid.first
+        #expect(listed?.price(in: "USA") == Price(decimal: "10.99") && listed?.price(in: "JPN") == Price(decimal: "1300"))
     }
 
     @Test("another storefront's increase leaves this storefront's subscribers alone")
