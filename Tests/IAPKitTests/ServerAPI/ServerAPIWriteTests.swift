@@ -159,6 +159,27 @@ struct ServerAPIWriteTests {
         #expect(listed() == .array([]), "a reversed refund leaves the history")
     }
 
+    @Test("consumption information sent through the API is what a refund request shows (LifeJSON), in the order received")
+    func consumptionShownWithTheRequest() throws {
+        let h = try Self.harness()
+        let coin = try h.buy("com.x.coin42")[0]
+        try h.apply([.refundRequest(.request(coin.id, reason: "FULFILLMENT_ISSUE"))])
+        let v2 = #"{"customerConsented":true,"deliveryStatus":"DELIVERED","consumptionPercentage":25000}"#
+        #expect(h.get("/inApps/v2/transactions/consumption/\(coin.id)", method: "PUT", body: v2).status == .accepted)
+        let json = try h.store.read { s throws(StoreError) -> String in
+            guard let q = s.state.refundRequests?[coin.id] else { return "no request" }
+            var w = JSONWriter()
+            LifeJSON.write(q, consumption: s.state.serverAPIRecords?[coin.id]?.consumption ?? [], into: &w)
+            return String(decoding: w.bytes, as: UTF8.self)
+        }
+        let shown = try JSONParser.parse(json)
+        #expect(shown["status"] == .string("open") && shown["reason"] == .string("FULFILLMENT_ISSUE"))
+        let info = try #require(shown["consumptionInformation"]?.arrayValue)
+        #expect(info.count == 1)
+        #expect(info.first?["version"] == .string("v2") && info.first?["consumptionPercentage"] == .number("25000"))
+        #expect(info.first?["deliveryStatus"] == .string("DELIVERED"))
+    }
+
     @Test("History v1 leaves out finished consumables unless refunded; v2 lists them; revoked=True as Python sends it")
     func historyV1() throws {
         let h = try Self.harness()
