@@ -256,6 +256,14 @@ package struct TransactionManagerAPI: Sendable {
             } else {
                 w.null()
             }
+            // Issue 15: its refund request, if any, with the consumption information the backend
+            // sent (what the refund request flow's buttons depend on).
+            w.key("refundRequest")
+            if let q = s.state.refundRequests?[t.id] {
+                LifeJSON.write(q, consumption: s.state.serverAPIRecords?[t.id]?.consumption ?? [], into: &w)
+            } else {
+                w.null()
+            }
             w.key("signed")
             if jws.exitCode == 0, let parsed = try? JSONParser.parse(jws.stdout), let token = parsed["signedTransactionInfo"] {
                 w.beginObject()

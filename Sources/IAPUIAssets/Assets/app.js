@@ -630,7 +630,7 @@ function abbreviateHeader(header) {
   return copy;
 }
 
-function transactionActions(t, subscription) {
+function transactionActions(t, subscription, refundRequest) {
   const id = t.transactionIdentifier;
   const owned = OWNED_STATES.has(t.state) && !isRefunded(t);
   const actions = [];
@@ -645,8 +645,10 @@ function transactionActions(t, subscription) {
   if (t.state === 'failed' && t.error && t.error.name === 'paymentCancelled') add('resolve', 'Resolve', ['resolve', id]);
   // 'refund TXID' is 'refund now TXID' (the CLI's default subcommand), listed as 'refund now'.
   if (owned && t.charged) add('refund now', 'Refund', null, { refund: true });
-  if (owned) {
-    add('refund request', 'Request Refund', ['refund', 'request', id]);
+  // The refund request flow: Request while none is open, then Approve or Decline it.
+  const open = refundRequest && refundRequest.status === 'open';
+  if (owned && t.charged && !open) add('refund request', 'Request Refund', ['refund', 'request', id]);
+  if (owned && open) {
     add('refund approve', 'Approve Refund', ['refund', 'approve', id]);
     add('refund decline', 'Decline Refund', ['refund', 'decline', id]);
   }
@@ -724,7 +726,7 @@ function renderInspector() {
   );
 
   const focused = document.activeElement && actionsBar.contains(document.activeElement) ? document.activeElement.dataset.command : null;
-  const actions = transactionActions(t, detail.subscription);
+  const actions = transactionActions(t, detail.subscription, detail.refundRequest);
   const controls = [];
   for (const action of actions) {
     if (action.refund) {
