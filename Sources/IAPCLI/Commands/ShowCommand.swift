@@ -16,9 +16,13 @@ enum ShowCommand {
             guard let t = try s.transaction(id) else { throw .unknownTransaction(id) }
             if c.json {
                 let record = s.state.serverAPIRecords?[id]
-                c.printJSON { TransactionJSON.write(t, serverAPI: record, into: &$0) }
+                let request = s.state.refundRequests?[id]
+                c.printJSON { TransactionJSON.write(t, serverAPI: record, refundRequest: request, into: &$0) }
             } else {
                 c.stdout.line(TransactionText.line(t))
+                if let q = s.state.refundRequests?[id] {
+                    c.stdout.line(LifeText.refundLine(t, q, consumption: s.state.serverAPIRecords?[id]?.consumption.count ?? 0))
+                }
             }
             return .success
         }

@@ -11,7 +11,10 @@ public enum TransactionJSON {
     /// The transaction with what the App Store Server API recorded about it (`show`): the
     /// app account token Set App Account Token gave it (`appAccountToken`) and every Send
     /// Consumption Information request (`consumptionInformation`), members present only then.
-    public static func write(_ t: Transaction, serverAPI record: ServerAPIRecord?, into w: inout JSONWriter) {
+    /// With `refundRequest` (issue 15), its refund request (`LifeJSON`), present only then.
+    public static func write(
+        _ t: Transaction, serverAPI record: ServerAPIRecord?, refundRequest: RefundRequest? = nil, into w: inout JSONWriter
+    ) {
         w.beginObject()
         w.key("transactionIdentifier")
         w.decimalString(t.id.rawValue)
@@ -106,6 +109,10 @@ public enum TransactionJSON {
             w.beginArray()
             for info in consumption { ConsumptionInformationJSON.write(info, into: &w) }
             w.endArray()
+        }
+        if let q = refundRequest {
+            w.key("refundRequest")
+            LifeJSON.write(q, consumption: record?.consumption ?? [], into: &w)
         }
         w.endObject()
     }

@@ -64,6 +64,8 @@ struct LifeCLITests {
             approved["refundRequest"]?["status"] == .string("approved") && approved["refundRequest"]?["percent"] == .number("40"))
         #expect(approved["transaction"]?["revocationType"] == .string("REFUND_PRORATED"))
         #expect(approved["transaction"]?["revocationPercentage"] == .number("40000"))
+        let shown = try Self.json(h.run(["show", coin, "--json"]))
+        #expect(shown["refundRequest"]?["status"] == .string("approved") && shown["revocationType"] == .string("REFUND_PRORATED"))
 
         #expect(h.run(["refund", "request", noads, "--reason", "UNSATISFIED_WITH_PURCHASE"]).code == 0)
         let declined = h.run(["refund", "decline", noads])
