@@ -122,6 +122,8 @@ extension Machine {
         sub.status = .expired(intent)
         sub.autoRenew = false
         state.subscriptions[id] = sub
+        // An ended subscription has no renewal left for a price increase (issue 15).
+        setPriceConsent(nil, for: id)
         emit(.subscriptionExpired(sub), into: &effects)
     }
 }

@@ -31,6 +31,7 @@ extension Machine {
                 sub.status = .revoked(date: state.clock, reason: reason)
                 sub.autoRenew = false
                 state.subscriptions[t.originalID] = sub
+                setPriceConsent(nil, for: t.originalID)
                 disown(sub.originalID)
                 ended = sub
             }

@@ -376,6 +376,8 @@ public struct NotificationLog {
                 if let revoked = t.revocationDate { s.revokedAt = revoked }
             }
         }
+        // An ended subscription has no price increase left to answer (issue 15).
+        if renewal.status == .expired || renewal.status == .revoked { s.priceConsent = nil }
         let end = renewal.expires
         if renewal.status == .revoked, let revoked = s.revokedAt {
             s.paidEnd = min(end, revoked)

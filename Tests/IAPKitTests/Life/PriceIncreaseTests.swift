@@ -82,6 +82,17 @@ struct PriceIncreaseTests {
         #expect(listed?.price(in: "USA") == Price(decimal: "10.99") && listed?.price(in: "JPN") == Price(decimal: "1300"))
     }
 
+    @Test("auto-renew off with an increase pending: EXPIRED/VOLUNTARY at the period's end, and the consent goes with it")
+    func autoRenewOffFirst() throws {
+        var h = MachineHarness()
+        let sub = try h.buy(Self.pro)
+        try h.apply(.raisePrice(ProductID(Self.pro), price: Price(decimal: "11.99")!, storefront: nil, consentRequired: true))
+        try h.apply(.setAutoRenew(.originalTransaction(sub.id), on: false))
+        let effects = try h.advance("P1M")
+        #expect(effects.events.compactMap(\.kind.serverNotification) == [ServerNotification("EXPIRED", "VOLUNTARY")])
+        #expect(h.state.priceConsents == nil)
+    }
+
     @Test("another storefront's increase leaves this storefront's subscribers alone")
     func otherStorefront() throws {
         var h = MachineHarness()
