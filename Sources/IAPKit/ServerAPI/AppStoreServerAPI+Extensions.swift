@@ -40,12 +40,7 @@ extension AppStoreServerAPI {
 
     // MARK: - PUT /inApps/v1/subscriptions/extend/{originalTransactionId}
 
-    func extendRenewalDate(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func extendRenewalDate(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let original = p["originalTransactionId"].flatMap({ TransactionID(parsing: $0) }) else {
             return AppStoreAPIError.invalidOriginalTransactionId.response(
                 "'\(HTTPRequestParser.printable(p["originalTransactionId"] ?? ""))' is not a decimal original transaction identifier."
@@ -98,12 +93,7 @@ extension AppStoreServerAPI {
 
     // MARK: - POST /inApps/v1/subscriptions/extend/mass
 
-    func massExtendRenewalDate(_ request: HTTPRequest) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func massExtendRenewalDate(_ request: HTTPRequest, _ claims: BearerTokenClaims) -> HTTPResponse {
         guard let body = Self.jsonObject(request) else { return Self.notJSONObject() }
         let fields: ExtensionFields
         switch Self.extensionFields(body) {
@@ -154,12 +144,7 @@ extension AppStoreServerAPI {
 
     // MARK: - GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}
 
-    func massExtensionStatus(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func massExtensionStatus(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         let product = p["productId"] ?? ""
         let requestIdentifier = p["requestIdentifier"] ?? ""
         return reading { session in
