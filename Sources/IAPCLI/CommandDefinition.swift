@@ -22,6 +22,7 @@ enum CommandTable {
         (CatalogCommand.group, CatalogCommand.children),
         (JWSCommand.group, JWSCommand.children),
         (OfferKeyCommand.group, OfferKeyCommand.children),
+        (NotificationsCommand.group, NotificationsCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -36,7 +37,6 @@ enum CommandTable {
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         RefundCommand.definition, DeleteCommand.definition, ClearCommand.definition,
         RunCommand.definition, ServeCommand.definition, UICommand.definition,
-        NotificationsCommand.definition,
     ]
 
     /// The root spec the binder walks.

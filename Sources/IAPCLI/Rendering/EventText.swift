@@ -53,7 +53,8 @@ enum EventText {
             return "offer key \(key.id) removed"
         case .offerRedeemed(_, let s, let offer, let change):
             let into = change.map { " (\($0.rawValue) to \(s.renewalProductID))" } ?? ""
-            return "\(offer.type.name) offer \(offer.id?.rawValue ?? "-") redeemed by subscription \(s.originalID)\(into): it applies from the renewal on \(s.expiresDate.rfc3339)"
+            return
+                "\(offer.type.name) offer \(offer.id?.rawValue ?? "-") redeemed by subscription \(s.originalID)\(into): it applies from the renewal on \(s.expiresDate.rfc3339)"
         case .subscriptionOffersChanged:
             return nil
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
@@ -74,6 +75,10 @@ enum EventText {
                 return "mass extension \(m.requestIdentifier) of \(m.productID): \(m.succeeded) extended, \(m.failed) failed"
             case .testNotificationRequested:
                 return "test notification requested"
+            case .massExtensionFailed(_, let s, let request):
+                return "mass extension \(request) could not extend \(s.originalID)"
+            case .notificationSent(let n, let t, _):
+                return "notification \(n.type)\(n.subtype.map { " " + $0 } ?? "") sent\(t.map { " about \($0.id)" } ?? "")"
             case .retentionChanged(let change):
                 return "\(change.name) \(change.fields.prefix(3).joined(separator: " "))"
             }

@@ -128,11 +128,18 @@ extension AppStoreServerAPI {
                 return AppStoreAPIError.invalidProductId.response(
                     "'\(HTTPRequestParser.printable(product))' is not an auto-renewable subscription of this store's catalog.")
             }
-            try session.apply(
-                .serverAPI(
-                    .massExtendRenewalDate(
-                        ProductID(product), days: fields.days, reason: fields.reason, requestIdentifier: fields.requestIdentifier,
-                        storefronts: storefronts)))
+            // A requestIdentifier already processed is a resend ("to resend the same request due
+            // to a timeout or other error, use the same request identifier"): answered as the
+            // first time, and not processed again (no commit, no extension, no notification).
+            let resend = session.state.massExtensions?.contains { $0.requestIdentifier == fields.requestIdentifier } == true
+            if !resend {
+                try session.apply(
+                    .serverAPI(
+                        .massExtendRenewalDate(
+                            ProductID(product), days: fields.days, reason: fields.reason,
+                            requestIdentifier: fields.requestIdentifier,
+                            storefronts: storefronts)))
+            }
             return .json { w in
                 w.beginObject()
                 w.key("requestIdentifier")
