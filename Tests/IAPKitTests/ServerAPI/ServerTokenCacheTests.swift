@@ -103,3 +103,31 @@ import Testing
         #expect(check.calls == 4)
     }
 }
+
+/// The cache of signed JWS `serve` answers from (`SignedPayloadCache`): the same payload signs
+/// once and answers the very bytes signing again gives; a different byte is signed afresh.
+@Suite struct ServerSignedPayloadCacheTests {
+    @Test("a payload is signed once, and the cached JWS is what signing again gives (RFC 6979)")
+    func signedOnce() {
+        let signer = JWSSigner(identity: .builtin)
+        let cache = SignedPayloadCache(capacity: 2)
+        let calls = Mutex(0)
+        func sign(_ p: [UInt8]) -> String {
+            calls.withLock { $0 += 1 }
+            return signer.sign(p)
+        }
+        let payload = Array(#"{"transactionId":"2000000000000001"}"#.utf8)
+        let first = cache.signed(payload, sign: sign)
+        #expect(cache.signed(payload, sign: sign) == first)
+        #expect(calls.withLock { $0 } == 1)
+        #expect(first == signer.sign(payload), "deterministic: a cache hit is indistinguishable from signing")
+        var other = payload
+        other[other.count - 2] = UInt8(ascii: "2")
+        #expect(cache.signed(other, sign: sign) == signer.sign(other))
+        #expect(calls.withLock { $0 } == 2)
+        _ = cache.signed(Array("{}".utf8), sign: sign)
+        #expect(cache.count == 2, "bounded: the oldest was evicted")
+        _ = cache.signed(payload, sign: sign)
+        #expect(calls.withLock { $0 } == 4, "the evicted payload is signed again")
+    }
+}
