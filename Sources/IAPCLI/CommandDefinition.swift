@@ -23,6 +23,7 @@ enum CommandTable {
         (JWSCommand.group, JWSCommand.children),
         (OfferKeyCommand.group, OfferKeyCommand.children),
         (RefundCommand.group, RefundCommand.children),
+        (NotificationsCommand.group, NotificationsCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [
@@ -37,7 +38,6 @@ enum CommandTable {
         SubscriptionsCommand.definition, AutoRenewCommand.definition, ExpireCommand.definition, RenewCommand.definition,
         PriceIncreaseCommand.definition, PriceConsentCommand.definition, DeleteCommand.definition, ClearCommand.definition,
         RunCommand.definition, ServeCommand.definition, UICommand.definition,
-        NotificationsCommand.definition,
     ]
 
     /// The root spec the binder walks.

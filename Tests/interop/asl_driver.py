@@ -1019,6 +1019,23 @@ def run(driver, cli, env):
     driver.call("get_status_of_subscription_renewal_date_extensions", "the mass request",
                 lambda: client.get_status_of_subscription_renewal_date_extensions(mass_id, "com.x.vip2"), mass_status_verify,
                 model="MassExtendRenewalDateStatusResponse")
+    # requestIdentifier: "to resend the same request due to a timeout or other error, use the same
+    # request identifier": the resend is answered as the first time and not processed again.
+    after_mass = latest_expiry(vip)[1]
+
+    def mass_resend_verify(c, answer):
+        c.eq("requestIdentifier", answer.requestIdentifier, mass_id)
+        c.eq("the expiry did not move again", latest_expiry(vip)[1], after_mass)
+        again = client.get_status_of_subscription_renewal_date_extensions(mass_id, "com.x.vip2")
+        c.eq("the status still counts one extended", (again.succeededCount, again.failedCount), (1, 0))
+        extended = [e for e in cli.lines("events") if e.get("name") == "renewalExtended" and e.get("requestIdentifier") == mass_id]
+        c.eq("one renewalExtended event for the request", len(extended), 1)
+
+    driver.call("extend_renewal_date_for_all_active_subscribers", "the same requestIdentifier again (a resend)",
+                lambda: client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+                    extendByDays=5, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=mass_id,
+                    productId="com.x.vip2", storefrontCountryCodes=["USA"])),
+                mass_resend_verify, model="MassExtendRenewalDateResponse")
     driver.call("get_status_of_subscription_renewal_date_extensions", "unknown request",
                 lambda: client.get_status_of_subscription_renewal_date_extensions(str(uuid.UUID(int=7)), "com.x.vip2"),
                 expect=(404, APIError.STATUS_REQUEST_NOT_FOUND))

@@ -1,11 +1,24 @@
 import IAPKit
 
-/// `iapctl notifications`: the store's App Store Server Notifications V2, signed, one per event
-/// Apple notifies (docs/signed.md).
+/// `iapctl notifications [list]`: the store's App Store Server Notifications V2, signed, one per
+/// event Apple notifies (docs/signed.md); `iapctl notifications send` makes one on demand.
 enum NotificationsCommand {
-    static let definition = CommandDefinition(
+    static let group = CommandSpec(
+        name: "notifications",
+        summary: "List the signed App Store Server Notifications (V2) the store's events make, or send one",
+        discussion: """
+            'iapctl notifications' lists them (the default, 'notifications list'); 'iapctl notifications send TYPE' \
+            makes one now, through the state change that causes it where iapctl models one (docs/events.md).
+            """,
+        subcommands: [list.spec, NotificationsSendCommand.definition.spec],
+        defaultSubcommand: "list"
+    )
+
+    static let children = [list, NotificationsSendCommand.definition]
+
+    static let list = CommandDefinition(
         CommandSpec(
-            name: "notifications",
+            name: "list",
             summary: "List the signed App Store Server Notifications (V2) the store's events make",
             discussion: """
                 One line per notification: the seq of its event, notificationType, subtype (- when none) and the \
@@ -30,34 +43,39 @@ enum NotificationsCommand {
         return try c.read { s throws(StoreError) in
             let found = try NotificationLog.notifications(
                 since: since, in: s, signer: try StoreTransactionSigner(session: s), appAppleID: appAppleID)
-            for n in found {
-                if c.json {
-                    c.printJSON { w in
-                        w.beginObject()
-                        w.key("seq")
-                        w.uint(n.seq)
-                        w.key("notificationType")
-                        w.string(n.notificationType)
-                        w.key("subtype")
-                        w.optionalString(n.subtype)
-                        w.key("notificationUUID")
-                        w.string(n.notificationUUID)
-                        w.key("date")
-                        w.string(n.date.rfc3339)
-                        w.key("timestamp")
-                        w.int(n.date.milliseconds)
-                        w.key("transactionIdentifier")
-                        if let id = n.transactionID { w.decimalString(id.rawValue) } else { w.null() }
-                        w.key("signedPayload")
-                        w.string(n.signedPayload)
-                        w.endObject()
-                    }
-                } else {
-                    c.stdout.line(
-                        "\(n.seq) \(n.notificationType) \(n.subtype ?? "-") \(n.transactionID.map(\.description) ?? "-")")
-                }
-            }
+            print(found, c)
             return .success
+        }
+    }
+
+    /// One line per notification, or with --json one JSON object per line.
+    static func print(_ found: [SignedNotification], _ c: CommandContext) {
+        for n in found {
+            if c.json {
+                c.printJSON { w in
+                    w.beginObject()
+                    w.key("seq")
+                    w.uint(n.seq)
+                    w.key("notificationType")
+                    w.string(n.notificationType)
+                    w.key("subtype")
+                    w.optionalString(n.subtype)
+                    w.key("notificationUUID")
+                    w.string(n.notificationUUID)
+                    w.key("date")
+                    w.string(n.date.rfc3339)
+                    w.key("timestamp")
+                    w.int(n.date.milliseconds)
+                    w.key("transactionIdentifier")
+                    if let id = n.transactionID { w.decimalString(id.rawValue) } else { w.null() }
+                    w.key("signedPayload")
+                    w.string(n.signedPayload)
+                    w.endObject()
+                }
+            } else {
+                c.stdout.line(
+                    "\(n.seq) \(n.notificationType) \(n.subtype ?? "-") \(n.transactionID.map(\.description) ?? "-")")
+            }
         }
     }
 }

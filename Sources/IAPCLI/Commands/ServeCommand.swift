@@ -120,7 +120,9 @@ enum ServeCommand {
         // The store the server plays the App Store for: created now if missing (a server needs one
         // to serve), and loaded (with its signing chain) before announcing anything.
         let (lastEvent, signer) = try c.write { s throws(StoreError) in
-            (s.state.nextEventSeq - 1, try StoreTransactionSigner(session: s))
+            var signer = try StoreTransactionSigner(session: s)
+            signer.cache = SignedPayloadCache()
+            return (s.state.nextEventSeq - 1, signer)
         }
         let reader = StoreReaderPool(path: c.storePath, lockTimeout: c.lockTimeout)
         var endpoints = api(reader: reader, appAppleID: appAppleID, signer: signer, keyVerifier: keyVerifier)

@@ -77,6 +77,10 @@ enum EventText {
                 return "mass extension \(m.requestIdentifier) of \(m.productID): \(m.succeeded) extended, \(m.failed) failed"
             case .testNotificationRequested:
                 return "test notification requested"
+            case .massExtensionFailed(_, let s, let request):
+                return "mass extension \(request) could not extend \(s.originalID)"
+            case .notificationSent(let n, let t, _):
+                return "notification \(n.type)\(n.subtype.map { " " + $0 } ?? "") sent\(t.map { " about \($0.id)" } ?? "")"
             case .retentionChanged(let change):
                 return "\(change.name) \(change.fields.prefix(3).joined(separator: " "))"
             }

@@ -194,6 +194,23 @@ public enum EventJSON {
             case .massExtensionCompleted(let m):
                 w.key("massExtension")
                 MassExtensionJSON.write(m, into: &w)
+            case .massExtensionFailed(_, let s, let request):
+                w.key("requestIdentifier")
+                w.string(request)
+                w.key("subscription")
+                SubscriptionJSON.write(s, into: &w)
+            case .notificationSent(let n, _, let s):
+                w.key("notification")
+                w.beginObject()
+                w.key("notificationType")
+                w.string(n.type)
+                w.key("subtype")
+                w.optionalString(n.subtype)
+                w.endObject()
+                if let s {
+                    w.key("subscription")
+                    SubscriptionJSON.write(s, into: &w)
+                }
             case .testNotificationRequested:
                 w.key("request")
                 w.beginObject()

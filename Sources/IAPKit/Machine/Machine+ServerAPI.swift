@@ -38,6 +38,9 @@ extension Machine {
             guard (1...RenewalExtension.maximumDays).contains(days) else {
                 throw .notAllowed("extendByDays \(days) is not 1 to \(RenewalExtension.maximumDays)")
             }
+            // "To resend the same request due to a timeout or other error, use the same request
+            // identifier" (requestIdentifier): a request already processed is not processed again.
+            if state.massExtensions?.contains(where: { $0.requestIdentifier == request }) == true { return }
             var succeeded = 0
             var failed = 0
             for original in state.subscriptions.keys.sorted() {
@@ -49,6 +52,11 @@ extension Machine {
                 let extensions = state.serverAPIRecords?[original]?.extensions ?? []
                 guard RenewalExtension.verdict(sub, extensions: extensions, now: state.clock) == .eligible else {
                     failed += 1
+                    // Apple sends RENEWAL_EXTENSION FAILURE for each subscription it could not extend.
+                    guard let latest = try serverAPITransaction(sub.latestID, archive: archive) else {
+                        throw .unknownTransaction(sub.latestID)
+                    }
+                    emit(.serverAPI(.massExtensionFailed(latest, sub, requestIdentifier: request)), into: &effects)
                     continue
                 }
                 try extend(sub, days: days, reason: reason, request: request, archive: archive, into: &effects)
@@ -63,6 +71,15 @@ extension Machine {
             emit(.serverAPI(.massExtensionCompleted(done)), into: &effects)
         case .requestTestNotification:
             emit(.serverAPI(.testNotificationRequested), into: &effects)
+        case .sendNotification(let n, let id):
+            var t: Transaction?
+            var sub: Subscription?
+            if let id {
+                guard let found = try serverAPITransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+                t = found
+                if found.productType == .autoRenewable { sub = state.subscriptions[found.originalID] }
+            }
+            emit(.serverAPI(.notificationSent(n, t, sub)), into: &effects)
         case .recordSendAttempt(let seq, let result):
             var all = state.sendAttempts ?? [:]
             all[seq, default: []].append(SendAttempt(date: state.clock, result: result))

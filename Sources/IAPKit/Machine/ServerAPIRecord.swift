@@ -116,6 +116,10 @@ public enum ServerAPIRequest: Hashable, Sendable {
     case recordSendAttempt(seq: UInt64, result: String)
     /// A change of the Retention Messaging configuration.
     case retention(RetentionChange)
+    /// `iapctl notifications send` for a notification iapctl has no cause for (or whose cause
+    /// another part of iapctl will model): the notification alone, about `transaction` (and its
+    /// subscription, when it is one) or about no transaction.
+    case sendNotification(ServerNotification, transaction: TransactionID?)
 }
 
 /// One delivery attempt of a notification (`sendAttempts` of Apple's responses).
@@ -141,6 +145,12 @@ public enum ServerAPIChange: Hashable, Sendable {
     /// Request a Test Notification: the TEST notification is this event's.
     case testNotificationRequested
     case retentionChanged(RetentionChange)
+    /// One subscription a mass extension could not extend (RENEWAL_EXTENSION FAILURE): its
+    /// latest transaction and the subscription, unchanged.
+    case massExtensionFailed(Transaction, Subscription, requestIdentifier: String)
+    /// `iapctl notifications send` made this notification without a state change
+    /// (`ServerAPIRequest.sendNotification`): the transaction and subscription it is about.
+    case notificationSent(ServerNotification, Transaction?, Subscription?)
 
     public var name: String {
         switch self {
@@ -150,13 +160,17 @@ public enum ServerAPIChange: Hashable, Sendable {
         case .massExtensionCompleted: return "massExtensionCompleted"
         case .testNotificationRequested: return "testNotificationRequested"
         case .retentionChanged(let change): return change.name
+        case .massExtensionFailed: return "massExtensionFailed"
+        case .notificationSent: return "notificationSent"
         }
     }
 
     public var transaction: Transaction? {
         switch self {
-        case .appAccountTokenSet(let t, _), .consumptionInformationReceived(let t, _), .renewalExtended(let t, _, _, _, _):
+        case .appAccountTokenSet(let t, _), .consumptionInformationReceived(let t, _), .renewalExtended(let t, _, _, _, _),
+            .massExtensionFailed(let t, _, _):
             return t
+        case .notificationSent(_, let t, _): return t
         case .massExtensionCompleted, .testNotificationRequested, .retentionChanged: return nil
         }
     }

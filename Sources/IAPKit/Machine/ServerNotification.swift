@@ -91,6 +91,11 @@ extension EventKind {
             // "The App Store completed a request to extend the subscription renewal date for all
             // eligible subscribers" (RENEWAL_EXTENSION, SUMMARY), with a summary object.
             case .massExtensionCompleted: return ServerNotification("RENEWAL_EXTENSION", "SUMMARY")
+            // "If the subtype is FAILURE, the renewal date extension didn't succeed for a specific
+            // subscription. The data object contains information about the subscription"
+            // (RENEWAL_EXTENSION); one per subscription the mass extension could not extend.
+            case .massExtensionFailed: return ServerNotification("RENEWAL_EXTENSION", "FAILURE")
+            case .notificationSent(let n, _, _): return n
             case .appAccountTokenSet, .consumptionInformationReceived, .retentionChanged: return nil
             }
         }

@@ -9,12 +9,7 @@ import IAPJSON
 extension AppStoreServerAPI {
     // MARK: - PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken
 
-    func setAppAccountToken(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func setAppAccountToken(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = p["originalTransactionId"].flatMap({ TransactionID(parsing: $0) }) else {
             return AppStoreAPIError.invalidOriginalTransactionId.response(
                 "'\(HTTPRequestParser.printable(p["originalTransactionId"] ?? ""))' is not a decimal original transaction identifier."
@@ -45,12 +40,9 @@ extension AppStoreServerAPI {
     /// Send Consumption Information: v1 (deprecated) takes integer enumerations for consumables
     /// and auto-renewable subscriptions; v2 takes strings and any product type. Both need
     /// `customerConsented` true and answer 202 Accepted with no body, as Apple does.
-    func consumptionInformation(_ request: HTTPRequest, _ p: PathParameters, version: Int) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func consumptionInformation(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters, version: Int)
+        -> HTTPResponse
+    {
         guard let id = Self.transactionID(p) else { return Self.badTransactionID(p) }
         guard let body = Self.jsonObject(request) else { return Self.notJSONObject() }
         if let refusal = version == 1 ? Self.checkConsumptionV1(body) : Self.checkConsumptionV2(body) { return refusal.response }

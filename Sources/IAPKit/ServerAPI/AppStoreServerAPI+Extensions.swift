@@ -40,12 +40,7 @@ extension AppStoreServerAPI {
 
     // MARK: - PUT /inApps/v1/subscriptions/extend/{originalTransactionId}
 
-    func extendRenewalDate(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func extendRenewalDate(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let original = p["originalTransactionId"].flatMap({ TransactionID(parsing: $0) }) else {
             return AppStoreAPIError.invalidOriginalTransactionId.response(
                 "'\(HTTPRequestParser.printable(p["originalTransactionId"] ?? ""))' is not a decimal original transaction identifier."
@@ -98,12 +93,7 @@ extension AppStoreServerAPI {
 
     // MARK: - POST /inApps/v1/subscriptions/extend/mass
 
-    func massExtendRenewalDate(_ request: HTTPRequest) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func massExtendRenewalDate(_ request: HTTPRequest, _ claims: BearerTokenClaims) -> HTTPResponse {
         guard let body = Self.jsonObject(request) else { return Self.notJSONObject() }
         let fields: ExtensionFields
         switch Self.extensionFields(body) {
@@ -138,11 +128,18 @@ extension AppStoreServerAPI {
                 return AppStoreAPIError.invalidProductId.response(
                     "'\(HTTPRequestParser.printable(product))' is not an auto-renewable subscription of this store's catalog.")
             }
-            try session.apply(
-                .serverAPI(
-                    .massExtendRenewalDate(
-                        ProductID(product), days: fields.days, reason: fields.reason, requestIdentifier: fields.requestIdentifier,
-                        storefronts: storefronts)))
+            // A requestIdentifier already processed is a resend ("to resend the same request due
+            // to a timeout or other error, use the same request identifier"): answered as the
+            // first time, and not processed again (no commit, no extension, no notification).
+            let resend = session.state.massExtensions?.contains { $0.requestIdentifier == fields.requestIdentifier } == true
+            if !resend {
+                try session.apply(
+                    .serverAPI(
+                        .massExtendRenewalDate(
+                            ProductID(product), days: fields.days, reason: fields.reason,
+                            requestIdentifier: fields.requestIdentifier,
+                            storefronts: storefronts)))
+            }
             return .json { w in
                 w.beginObject()
                 w.key("requestIdentifier")
@@ -154,12 +151,7 @@ extension AppStoreServerAPI {
 
     // MARK: - GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}
 
-    func massExtensionStatus(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func massExtensionStatus(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         let product = p["productId"] ?? ""
         let requestIdentifier = p["requestIdentifier"] ?? ""
         return reading { session in

@@ -9,12 +9,7 @@ import IAPJSON
 extension AppStoreServerAPI {
     // MARK: - POST /inApps/v1/notifications/test
 
-    func requestTestNotification(_ request: HTTPRequest) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func requestTestNotification(_ request: HTTPRequest, _ claims: BearerTokenClaims) -> HTTPResponse {
         guard notificationURL != nil else {
             return AppStoreAPIError.serverNotificationURLNotFound.response(
                 "This server has no notification URL: start 'iapctl serve' with --webhook URL.")
@@ -37,12 +32,7 @@ extension AppStoreServerAPI {
 
     // MARK: - GET /inApps/v1/notifications/test/{testNotificationToken}
 
-    func testNotificationStatus(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func testNotificationStatus(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         let given = p["testNotificationToken"] ?? ""
         guard let token = AppAccountToken.token(for: UserID(given)) else {
             return AppStoreAPIError.invalidTestNotificationToken.response(
@@ -93,12 +83,7 @@ extension AppStoreServerAPI {
     /// Get Notification History: the store's notifications (`iapctl notifications`, byte for
     /// byte) in the date range of their `signedDate`, filtered, oldest first, 20 a page, each with
     /// the webhook's send attempts. The `paginationToken` names the last notification returned.
-    func notificationHistoryPage(_ request: HTTPRequest) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func notificationHistoryPage(_ request: HTTPRequest, _ claims: BearerTokenClaims) -> HTTPResponse {
         guard let items = request.queryItems() else {
             return AppStoreAPIError.generalBadRequest.response("The query has a malformed percent escape.")
         }

@@ -23,12 +23,7 @@ extension AppStoreServerAPI {
         }
     }
 
-    func initiatePerformanceTest(_ request: HTTPRequest) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func initiatePerformanceTest(_ request: HTTPRequest, _ claims: BearerTokenClaims) -> HTTPResponse {
         guard let body = Self.jsonObject(request) else { return Self.notJSONObject() }
         guard let original = body["originalTransactionId"]?.stringValue.flatMap({ TransactionID(parsing: $0) }) else {
             return AppStoreAPIError.invalidPerformanceTestRequest.response(
@@ -109,12 +104,12 @@ extension AppStoreServerAPI {
         }
     }
 
-    func performanceTestResults(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
+    func performanceTestResults(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.uuid(p["requestId"]) else {
             return AppStoreAPIError.invalidRequestId.response(
                 "'\(HTTPRequestParser.printable(p["requestId"] ?? ""))' is not a requestId (a UUID).")
         }
-        return retentionRead(request) { config in
+        return retentionRead(claims) { config in
             guard let run = config.performanceTests[id].flatMap({ PerformanceTestRun(fields: $0) }) else {
                 return AppStoreAPIError.performanceTestRunNotFound.response("No performance test \(id).")
             }

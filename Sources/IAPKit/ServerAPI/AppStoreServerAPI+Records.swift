@@ -12,12 +12,7 @@ extension AppStoreServerAPI {
     /// in ascending order by revocationDate" (get-refund-history), App Store-approved refunds of
     /// any product type. `revision` pages on, and the last page's revision later returns only
     /// refunds that are new since.
-    func refundHistory(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func refundHistory(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.transactionID(p) else { return Self.badTransactionID(p) }
         guard let items = request.queryItems() else {
             return AppStoreAPIError.generalBadRequest.response("The query has a malformed percent escape.")
@@ -68,12 +63,7 @@ extension AppStoreServerAPI {
     /// The transactions of an order (`OrderIdentifier`). An order id the store has not issued is
     /// not an error: Apple answers 200 with `status` 1 (OrderLookupStatus "invalid") and no
     /// transactions.
-    func orderLookup(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func orderLookup(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         let orderID = p["orderId"] ?? ""
         return reading { session in
             if let refusal = Self.wrongApp(claims, session) { return refusal.response }
@@ -102,12 +92,7 @@ extension AppStoreServerAPI {
     // MARK: - GET /inApps/v1/transactions/appTransactions/{transactionId}
 
     /// The customer's signed AppTransaction, found through any of their transaction ids.
-    func appTransactionInfo(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func appTransactionInfo(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.transactionID(p) else { return Self.badTransactionID(p) }
         return reading { session in
             if case .failure(let refusal) = try Self.lookUp(id, claims: claims, in: session) { return refusal.response }
@@ -128,12 +113,7 @@ extension AppStoreServerAPI {
     /// transaction" (finish-transaction): the store's `finish`, as `iapctl finish TXID`. A
     /// transaction already finished answers 200 and changes nothing; one the App Store never
     /// knew (purchasing, deferred, failed) is 404 like an unknown id.
-    func finishTransaction(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func finishTransaction(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.transactionID(p) else { return Self.badTransactionID(p) }
         return writing { session in
             let t: Transaction

@@ -14,16 +14,11 @@ extension AppStoreServerAPI {
             "\(name) '\(HTTPRequestParser.printable(p[name] ?? ""))' is not a UUID such as 7e3fb20b-4cdb-47cc-936d-99d65f608138.")
     }
 
-    /// Authenticates, checks the app, and applies `change` when `check` finds nothing wrong.
+    /// Checks the app (the router authenticated the request), and applies `change` when `check` finds nothing wrong.
     func retentionChange(
-        _ request: HTTPRequest, _ check: @escaping (StoreSession, RetentionMessaging) throws -> HTTPResponse?,
+        _ claims: BearerTokenClaims, _ check: @escaping (StoreSession, RetentionMessaging) throws -> HTTPResponse?,
         change: @escaping (RetentionMessaging) -> RetentionChange
     ) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
         return writing { session in
             if let refusal = Self.wrongApp(claims, session) { return refusal.response }
             let config = session.state.retention ?? RetentionMessaging()
@@ -33,13 +28,8 @@ extension AppStoreServerAPI {
         }
     }
 
-    /// Authenticates, checks the app, and answers from the configuration.
-    func retentionRead(_ request: HTTPRequest, _ answer: @escaping (RetentionMessaging) -> HTTPResponse) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    /// Checks the app (the router authenticated the request), and answers from the configuration.
+    func retentionRead(_ claims: BearerTokenClaims, _ answer: @escaping (RetentionMessaging) -> HTTPResponse) -> HTTPResponse {
         return reading { session in
             if let refusal = Self.wrongApp(claims, session) { return refusal.response }
             return answer(session.state.retention ?? RetentionMessaging())
@@ -48,7 +38,7 @@ extension AppStoreServerAPI {
 
     // MARK: - Images
 
-    func uploadImage(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
+    func uploadImage(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.uuid(p["imageIdentifier"]) else { return Self.badIdentifier("imageIdentifier", p) }
         var size = "FULL_SIZE"
         for item in request.queryItems() ?? [] where item.name == "imageSize" { size = item.value }
@@ -71,7 +61,7 @@ extension AppStoreServerAPI {
             )
         }
         return retentionChange(
-            request,
+            claims,
             { _, config in
                 config.images[id] == nil
                     ? nil
@@ -80,10 +70,10 @@ extension AppStoreServerAPI {
             }, change: { _ in .imageUploaded(id: id, size: size) })
     }
 
-    func deleteImage(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
+    func deleteImage(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.uuid(p["imageIdentifier"]) else { return Self.badIdentifier("imageIdentifier", p) }
         return retentionChange(
-            request,
+            claims,
             { _, config in
                 if config.images[id] == nil { return AppStoreAPIError.imageNotFound.response("No image \(id).") }
                 if let user = config.messages.keys.sorted().first(where: { config.messages[$0]!.imageIDs.contains(id) }) {
@@ -93,8 +83,8 @@ extension AppStoreServerAPI {
             }, change: { _ in .imageDeleted(id: id) })
     }
 
-    func imageList(_ request: HTTPRequest) -> HTTPResponse {
-        retentionRead(request) { config in
+    func imageList(_ request: HTTPRequest, _ claims: BearerTokenClaims) -> HTTPResponse {
+        retentionRead(claims) { config in
             .json { w in
                 w.beginObject()
                 w.key("imageIdentifiers")
@@ -115,7 +105,7 @@ extension AppStoreServerAPI {
 
     // MARK: - Messages
 
-    func uploadMessage(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
+    func uploadMessage(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.uuid(p["messageIdentifier"]) else { return Self.badIdentifier("messageIdentifier", p) }
         guard let body = Self.jsonObject(request) else { return Self.notJSONObject() }
         func length(_ v: JSONValue?) -> Int { v?.stringValue?.count ?? 0 }
@@ -145,7 +135,7 @@ extension AppStoreServerAPI {
         }
         let text = body.serialized()
         return retentionChange(
-            request,
+            claims,
             { _, config in
                 if config.messages[id] != nil {
                     return AppStoreAPIError.messageAlreadyExists.response(
@@ -158,16 +148,16 @@ extension AppStoreServerAPI {
             }, change: { _ in .messageUploaded(id: id, body: text, imageIDs: images) })
     }
 
-    func deleteMessage(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
+    func deleteMessage(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.uuid(p["messageIdentifier"]) else { return Self.badIdentifier("messageIdentifier", p) }
         return retentionChange(
-            request,
+            claims,
             { _, config in config.messages[id] == nil ? AppStoreAPIError.messageNotFound.response("No message \(id).") : nil },
             change: { _ in .messageDeleted(id: id) })
     }
 
-    func messageList(_ request: HTTPRequest) -> HTTPResponse {
-        retentionRead(request) { config in
+    func messageList(_ request: HTTPRequest, _ claims: BearerTokenClaims) -> HTTPResponse {
+        retentionRead(claims) { config in
             .json { w in
                 w.beginObject()
                 w.key("messageIdentifiers")
@@ -201,7 +191,8 @@ extension AppStoreServerAPI {
         } && parts.count <= 3
     }
 
-    func defaultMessage(_ request: HTTPRequest, _ p: PathParameters, method: String) -> HTTPResponse {
+    func defaultMessage(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters, method: String) -> HTTPResponse
+    {
         let product = p["productId"] ?? ""
         let locale = p["locale"] ?? ""
         guard Self.isLocale(locale) else {
@@ -211,7 +202,7 @@ extension AppStoreServerAPI {
         let key = RetentionMessaging.defaultKey(product: product, locale: locale)
         switch method {
         case "GET":
-            return retentionRead(request) { config in
+            return retentionRead(claims) { config in
                 guard let message = config.defaults[key] else {
                     return AppStoreAPIError.defaultMessageNotFound.response("No default message for \(product) in \(locale).")
                 }
@@ -224,7 +215,7 @@ extension AppStoreServerAPI {
             }
         case "DELETE":
             return retentionChange(
-                request,
+                claims,
                 { _, config in
                     config.defaults[key] == nil
                         ? AppStoreAPIError.defaultMessageNotFound.response("No default message for \(product) in \(locale).")
@@ -236,7 +227,7 @@ extension AppStoreServerAPI {
                 return AppStoreAPIError.generalBadRequest.response("Give messageIdentifier, the UUID of an uploaded message.")
             }
             return retentionChange(
-                request,
+                claims,
                 { session, config in
                     if session.catalog[ProductID(product)] == nil {
                         return AppStoreAPIError.invalidProductId.response(
@@ -260,10 +251,10 @@ extension AppStoreServerAPI {
         .contains { url.hasPrefix($0) }
     }
 
-    func realtimeURL(_ request: HTTPRequest, method: String) -> HTTPResponse {
+    func realtimeURL(_ request: HTTPRequest, _ claims: BearerTokenClaims, method: String) -> HTTPResponse {
         switch method {
         case "GET":
-            return retentionRead(request) { config in
+            return retentionRead(claims) { config in
                 guard let url = config.realtimeURL else {
                     return AppStoreAPIError.realtimeUrlNotFound.response("No realtime URL is configured.")
                 }
@@ -276,7 +267,7 @@ extension AppStoreServerAPI {
             }
         case "DELETE":
             return retentionChange(
-                request,
+                claims,
                 { _, config in
                     config.realtimeURL == nil
                         ? AppStoreAPIError.realtimeUrlNotFound.response("No realtime URL is configured.") : nil
@@ -288,7 +279,7 @@ extension AppStoreServerAPI {
                     "realtimeURL must be http:// on a loopback address (127.0.0.1, ::1, localhost), at most 256 characters: iapctl calls it."
                 )
             }
-            return retentionChange(request, { _, _ in nil }, change: { _ in .realtimeURLConfigured(url) })
+            return retentionChange(claims, { _, _ in nil }, change: { _ in .realtimeURLConfigured(url) })
         }
     }
 }

@@ -53,61 +53,94 @@ public struct AppStoreServerAPI: Sendable {
         self.now = now
     }
 
-    /// Every route, in the order `docs/serve.md` lists them.
+    /// Every route, in the order `docs/serve.md` lists them. Every route but the health check and
+    /// `verifyReceipt` (which Apple serves without a bearer token) is authenticated here, once:
+    /// the token is verified before the handler runs, and the handler gets its claims, so no
+    /// handler can forget to check it. A refused token answers 401 before the request is read
+    /// further, as Apple's server does.
     public func router() -> Router {
         var r = Router()
-        r.add("GET", "/health") { _, _ in AppStoreServerAPI.health() }
-        r.add("GET", "/inApps/v1/transactions/{transactionId}") { request, p in self.transactionInfo(request, p) }
-        r.add("GET", "/inApps/v1/history/{transactionId}") { request, p in self.history(request, p, version: 1) }
-        r.add("GET", "/inApps/v2/history/{transactionId}") { request, p in self.history(request, p, version: 2) }
-        r.add("GET", "/inApps/v1/subscriptions/{transactionId}") { request, p in self.subscriptionStatuses(request, p) }
-        r.add("GET", "/inApps/v2/refund/lookup/{transactionId}") { request, p in self.refundHistory(request, p) }
-        r.add("GET", "/inApps/v1/lookup/{orderId}") { request, p in self.orderLookup(request, p) }
-        r.add("GET", "/inApps/v1/transactions/appTransactions/{transactionId}") { request, p in
-            self.appTransactionInfo(request, p)
+        /// A route behind the bearer token.
+        func add(
+            _ method: String, _ pattern: String,
+            _ handler: @escaping @Sendable (HTTPRequest, BearerTokenClaims, PathParameters) -> HTTPResponse
+        ) {
+            r.add(method, pattern) { request, p in
+                switch self.authenticate(request) {
+                case .failure(let refusal): return refusal.response
+                case .success(let claims): return handler(request, claims, p)
+                }
+            }
         }
-        r.add("POST", "/inApps/v1/transactions/{transactionId}/finish") { request, p in self.finishTransaction(request, p) }
-        r.add("PUT", "/inApps/v1/transactions/{originalTransactionId}/appAccountToken") { request, p in
-            self.setAppAccountToken(request, p)
+        /// A route anyone may call (no bearer token).
+        func open(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
+            r.add(method, pattern, handler)
         }
-        r.add("POST", "/inApps/v1/subscriptions/extend/mass") { request, _ in self.massExtendRenewalDate(request) }
-        r.add("POST", "/inApps/v1/notifications/test") { request, _ in self.requestTestNotification(request) }
-        r.add("POST", "/inApps/v1/notifications/history") { request, _ in self.notificationHistoryPage(request) }
-        r.add("GET", "/inApps/v1/messaging/image/list") { request, _ in self.imageList(request) }
-        r.add("PUT", "/inApps/v1/messaging/image/{imageIdentifier}") { request, p in self.uploadImage(request, p) }
-        r.add("DELETE", "/inApps/v1/messaging/image/{imageIdentifier}") { request, p in self.deleteImage(request, p) }
-        r.add("GET", "/inApps/v1/messaging/message/list") { request, _ in self.messageList(request) }
-        r.add("PUT", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.uploadMessage(request, p) }
-        r.add("DELETE", "/inApps/v1/messaging/message/{messageIdentifier}") { request, p in self.deleteMessage(request, p) }
-        r.add("POST", "/inApps/v1/messaging/performanceTest") { request, _ in self.initiatePerformanceTest(request) }
-        r.add("GET", "/inApps/v1/messaging/performanceTest/result/{requestId}") { request, p in
-            self.performanceTestResults(request, p)
+        open("GET", "/health") { _, _ in AppStoreServerAPI.health() }
+        add("GET", "/inApps/v1/transactions/{transactionId}") { request, claims, p in self.transactionInfo(request, claims, p) }
+        add("GET", "/inApps/v1/history/{transactionId}") { request, claims, p in self.history(request, claims, p, version: 1) }
+        add("GET", "/inApps/v2/history/{transactionId}") { request, claims, p in self.history(request, claims, p, version: 2) }
+        add("GET", "/inApps/v1/subscriptions/{transactionId}") { request, claims, p in
+            self.subscriptionStatuses(request, claims, p)
+        }
+        add("GET", "/inApps/v2/refund/lookup/{transactionId}") { request, claims, p in self.refundHistory(request, claims, p) }
+        add("GET", "/inApps/v1/lookup/{orderId}") { request, claims, p in self.orderLookup(request, claims, p) }
+        add("GET", "/inApps/v1/transactions/appTransactions/{transactionId}") { request, claims, p in
+            self.appTransactionInfo(request, claims, p)
+        }
+        add("POST", "/inApps/v1/transactions/{transactionId}/finish") { request, claims, p in
+            self.finishTransaction(request, claims, p)
+        }
+        add("PUT", "/inApps/v1/transactions/{originalTransactionId}/appAccountToken") { request, claims, p in
+            self.setAppAccountToken(request, claims, p)
+        }
+        add("POST", "/inApps/v1/subscriptions/extend/mass") { request, claims, _ in self.massExtendRenewalDate(request, claims) }
+        add("POST", "/inApps/v1/notifications/test") { request, claims, _ in self.requestTestNotification(request, claims) }
+        add("POST", "/inApps/v1/notifications/history") { request, claims, _ in self.notificationHistoryPage(request, claims) }
+        add("GET", "/inApps/v1/messaging/image/list") { request, claims, _ in self.imageList(request, claims) }
+        add("PUT", "/inApps/v1/messaging/image/{imageIdentifier}") { request, claims, p in self.uploadImage(request, claims, p) }
+        add("DELETE", "/inApps/v1/messaging/image/{imageIdentifier}") { request, claims, p in self.deleteImage(request, claims, p)
+        }
+        add("GET", "/inApps/v1/messaging/message/list") { request, claims, _ in self.messageList(request, claims) }
+        add("PUT", "/inApps/v1/messaging/message/{messageIdentifier}") { request, claims, p in
+            self.uploadMessage(request, claims, p)
+        }
+        add("DELETE", "/inApps/v1/messaging/message/{messageIdentifier}") { request, claims, p in
+            self.deleteMessage(request, claims, p)
+        }
+        add("POST", "/inApps/v1/messaging/performanceTest") { request, claims, _ in self.initiatePerformanceTest(request, claims)
+        }
+        add("GET", "/inApps/v1/messaging/performanceTest/result/{requestId}") { request, claims, p in
+            self.performanceTestResults(request, claims, p)
         }
         for method in ["GET", "PUT", "DELETE"] {
-            r.add(method, "/inApps/v1/messaging/default/{productId}/{locale}") { request, p in
-                self.defaultMessage(request, p, method: method)
+            add(method, "/inApps/v1/messaging/default/{productId}/{locale}") { request, claims, p in
+                self.defaultMessage(request, claims, p, method: method)
             }
-            r.add(method, "/inApps/v1/messaging/realtime/url") { request, _ in self.realtimeURL(request, method: method) }
+            add(method, "/inApps/v1/messaging/realtime/url") { request, claims, _ in
+                self.realtimeURL(request, claims, method: method)
+            }
         }
-        r.add("GET", "/inApps/v1/notifications/test/{testNotificationToken}") { request, p in
-            self.testNotificationStatus(request, p)
+        add("GET", "/inApps/v1/notifications/test/{testNotificationToken}") { request, claims, p in
+            self.testNotificationStatus(request, claims, p)
         }
-        r.add("PUT", "/inApps/v1/subscriptions/extend/{originalTransactionId}") { request, p in self.extendRenewalDate(request, p)
+        add("PUT", "/inApps/v1/subscriptions/extend/{originalTransactionId}") { request, claims, p in
+            self.extendRenewalDate(request, claims, p)
         }
-        r.add("GET", "/inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}") { request, p in
-            self.massExtensionStatus(request, p)
+        add("GET", "/inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}") { request, claims, p in
+            self.massExtensionStatus(request, claims, p)
         }
-        r.add("PUT", "/inApps/v1/transactions/consumption/{transactionId}") { request, p in
-            self.consumptionInformation(request, p, version: 1)
+        add("PUT", "/inApps/v1/transactions/consumption/{transactionId}") { request, claims, p in
+            self.consumptionInformation(request, claims, p, version: 1)
         }
-        r.add("PUT", "/inApps/v2/transactions/consumption/{transactionId}") { request, p in
-            self.consumptionInformation(request, p, version: 2)
+        add("PUT", "/inApps/v2/transactions/consumption/{transactionId}") { request, claims, p in
+            self.consumptionInformation(request, claims, p, version: 2)
         }
-        r.add("POST", "/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: false) }
-        r.add("POST", "/sandbox/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: true) }
+        open("POST", "/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: false) }
+        open("POST", "/sandbox/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: true) }
         // Apple answers a verifyReceipt that is not a POST with status 21000, not with 405.
-        r.add("GET", "/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: false) }
-        r.add("GET", "/sandbox/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: true) }
+        open("GET", "/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: false) }
+        open("GET", "/sandbox/verifyReceipt") { request, _ in self.verifyReceipt(request, sandbox: true) }
         return r
     }
 
@@ -141,12 +174,7 @@ public struct AppStoreServerAPI: Sendable {
 
     // MARK: - GET /inApps/v1/transactions/{transactionId}
 
-    func transactionInfo(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func transactionInfo(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.transactionID(p) else { return Self.badTransactionID(p) }
         return reading { session in
             let t: Transaction
@@ -169,12 +197,7 @@ public struct AppStoreServerAPI: Sendable {
 
     /// Get Transaction History; `version` 1 is the deprecated v1, which leaves out finished
     /// consumables (`TransactionHistoryQuery.leavesOutFinishedConsumables`).
-    func history(_ request: HTTPRequest, _ p: PathParameters, version: Int) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func history(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters, version: Int) -> HTTPResponse {
         guard let id = Self.transactionID(p) else { return Self.badTransactionID(p) }
         guard let items = request.queryItems() else {
             return AppStoreAPIError.generalBadRequest.response("The query has a malformed percent escape.")
@@ -257,12 +280,7 @@ public struct AppStoreServerAPI: Sendable {
 
     // MARK: - GET /inApps/v1/subscriptions/{transactionId}
 
-    func subscriptionStatuses(_ request: HTTPRequest, _ p: PathParameters) -> HTTPResponse {
-        let claims: BearerTokenClaims
-        switch authenticate(request) {
-        case .failure(let refusal): return refusal.response
-        case .success(let c): claims = c
-        }
+    func subscriptionStatuses(_ request: HTTPRequest, _ claims: BearerTokenClaims, _ p: PathParameters) -> HTTPResponse {
         guard let id = Self.transactionID(p) else { return Self.badTransactionID(p) }
         guard let items = request.queryItems() else {
             return AppStoreAPIError.generalBadRequest.response("The query has a malformed percent escape.")

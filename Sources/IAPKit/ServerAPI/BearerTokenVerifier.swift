@@ -1,5 +1,6 @@
 import IAPHTTP
 import IAPJSON
+import Synchronization
 
 /// Checks the `Authorization: Bearer <JWT>` of an App Store Server API request.
 ///
@@ -70,13 +71,29 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
     public static let audience = "appstoreconnect-v1"
 
     public let signatureVerifier: (any JWTSignatureVerifier)?
+    /// Tokens whose signature `signatureVerifier` accepted, so a client reusing its token (Apple:
+    /// "you don't need to generate a new token for every API request") costs one P-256
+    /// verification, not one per request. Nil verifies every request.
+    public let cache: VerifiedTokenCache?
 
-    public init(signatureVerifier: (any JWTSignatureVerifier)? = nil) {
+    public init(
+        signatureVerifier: (any JWTSignatureVerifier)? = nil,
+        cache: VerifiedTokenCache? = VerifiedTokenCache(capacity: VerifiedTokenCache.defaultCapacity)
+    ) {
         self.signatureVerifier = signatureVerifier
+        self.cache = signatureVerifier == nil ? nil : cache
     }
 
     public func verify(authorization: String?, now: Int64) -> Result<BearerTokenClaims, BearerTokenError> {
         func refuse(_ why: String) -> Result<BearerTokenClaims, BearerTokenError> { .failure(BearerTokenError(why)) }
+        // A token seen before with a verified signature: only the clock can have changed, so only
+        // the time checks run again (the same checks, in the same order, as below).
+        if let cache, let authorization, let token = Self.bearerToken(authorization), let known = cache.claims(for: token) {
+            if let refusal = Self.timeRefusal(issuedAt: known.issuedAt, expiresAt: known.expiresAt, now: now) {
+                return refuse(refusal)
+            }
+            return .success(known)
+        }
         guard let authorization else {
             return refuse(
                 "missing Authorization header; send 'Authorization: Bearer <JWT>' signed with your App Store Connect key")
@@ -133,20 +150,7 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
         guard signature.count == 64 else {
             return refuse("the JWT signature has \(signature.count) bytes; ES256 signatures are 64 (R||S)")
         }
-        if let issuedAt {
-            guard expiresAt > issuedAt, expiresAt - issuedAt <= Self.maximumLifetime else {
-                return refuse(
-                    "the JWT's exp must be after iat and at most 60 minutes after it (iat \(issuedAt), exp \(expiresAt))")
-            }
-            guard issuedAt <= now + Self.leeway else {
-                return refuse("the JWT's iat \(issuedAt) is in the future (now \(now)); check the clock of the signer")
-            }
-        }
-        guard expiresAt > now else { return refuse("the JWT expired at \(expiresAt) (now \(now)); sign a new one") }
-        guard expiresAt - now <= Self.maximumLifetime + Self.leeway else {
-            return refuse(
-                "the JWT's exp \(expiresAt) is more than 60 minutes ahead (now \(now)); Apple accepts at most 60 minutes")
-        }
+        if let refusal = Self.timeRefusal(issuedAt: issuedAt, expiresAt: expiresAt, now: now) { return refuse(refusal) }
         if let signatureVerifier {
             let known = signatureVerifier.keyIDs
             guard known.isEmpty || known.contains(keyID) else {
@@ -159,12 +163,93 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
                 return refuse("the JWT signature does not verify with the API key given to 'iapctl serve --api-key'")
             }
         }
-        return .success(
-            BearerTokenClaims(keyID: keyID, issuer: issuer, issuedAt: issuedAt, expiresAt: expiresAt, bundleID: bundleID))
+        let claims = BearerTokenClaims(keyID: keyID, issuer: issuer, issuedAt: issuedAt, expiresAt: expiresAt, bundleID: bundleID)
+        // Only here, after the signature verified (the cache exists only with a verifier).
+        cache?.insert(String(token), claims)
+        return .success(claims)
+    }
+
+    /// The token of a `Bearer <JWT>` header value, as `verify` reads it.
+    static func bearerToken(_ authorization: String) -> Substring? {
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].drop { $0 == " " }
+    }
+
+    /// Why the clock refuses a token with these times, or nil: `iat` (when present) not after
+    /// `exp`, at most 60 minutes before it and not in the future; `exp` ahead, by at most 60
+    /// minutes.
+    static func timeRefusal(issuedAt: Int64?, expiresAt: Int64, now: Int64) -> String? {
+        if let issuedAt {
+            guard expiresAt > issuedAt, expiresAt - issuedAt <= Self.maximumLifetime else {
+                return "the JWT's exp must be after iat and at most 60 minutes after it (iat \(issuedAt), exp \(expiresAt))"
+            }
+            guard issuedAt <= now + Self.leeway else {
+                return "the JWT's iat \(issuedAt) is in the future (now \(now)); check the clock of the signer"
+            }
+        }
+        guard expiresAt > now else { return "the JWT expired at \(expiresAt) (now \(now)); sign a new one" }
+        guard expiresAt - now <= Self.maximumLifetime + Self.leeway else {
+            return "the JWT's exp \(expiresAt) is more than 60 minutes ahead (now \(now)); Apple accepts at most 60 minutes"
+        }
+        return nil
     }
 
     private static func shown(_ value: JSONValue?) -> String {
         guard let value else { return "missing" }
         return "'\(HTTPRequestParser.printable(value.serialized()))'"
+    }
+}
+
+/// The bearer tokens whose ES256 signature a server verified, with their claims: a bounded
+/// table keyed by the exact token text, so a different byte anywhere (header, payload or
+/// signature) is a different key and is verified afresh. Only `AppStoreConnectTokenVerifier`
+/// inserts, and only after the signature verified; the claims' `exp` and `iat` are checked
+/// against the clock on every request all the same. When full, the oldest insertion is evicted
+/// (first in, first out), so which tokens it holds depends only on the order tokens arrived.
+public final class VerifiedTokenCache: Sendable {
+    /// 16 clients with a token each, many times over; a token is about 300 bytes.
+    public static let defaultCapacity = 1024
+
+    public let capacity: Int
+
+    private struct Table {
+        var claims: [Substring: BearerTokenClaims] = [:]
+        /// Insertion order, a ring: `order[next]` is the oldest once the ring is full.
+        var order: [Substring] = []
+        var next = 0
+    }
+
+    private let table = Mutex(Table())
+
+    public init(capacity: Int) {
+        precondition(capacity > 0, "a token cache holds at least one token")
+        self.capacity = capacity
+    }
+
+    /// The claims of `token`, if its signature was verified and it is still held.
+    public func claims(for token: Substring) -> BearerTokenClaims? {
+        table.withLock { $0.claims[token] }
+    }
+
+    /// Whether `token` is held (for tests).
+    public func contains(_ token: String) -> Bool { claims(for: Substring(token)) != nil }
+
+    /// How many tokens are held.
+    public var count: Int { table.withLock { $0.claims.count } }
+
+    func insert(_ token: String, _ claims: BearerTokenClaims) {
+        let key = Substring(token)
+        table.withLock { t in
+            guard t.claims[key] == nil else { return }
+            if t.order.count < capacity {
+                t.order.append(key)
+            } else {
+                t.claims[t.order[t.next]] = nil
+                t.order[t.next] = key
+                t.next = (t.next + 1) % capacity
+            }
+            t.claims[key] = claims
+        }
     }
 }

@@ -88,6 +88,8 @@ public struct NotificationLog {
         var environment: ReceiptEnvironment? = nil
         /// A subscription's offers changed (`subscriptionOffersChanged`).
         var offers: (original: TransactionID, state: SubscriptionOfferState)? = nil
+        /// A notification sent on demand without a transaction: its data has the app only.
+        var aboutNoTransaction = false
         /// The completed mass extension a RENEWAL_EXTENSION SUMMARY reports.
         var summary: MassExtension? = nil
         /// An app account token set through the App Store Server API, for an original id.
@@ -167,6 +169,13 @@ public struct NotificationLog {
                     renewal = Renewal(s)
                 case .testNotificationRequested: break
                 case .massExtensionCompleted(let m): summary = m
+                case .massExtensionFailed(let t, let s, _):
+                    transaction = t
+                    renewal = Renewal(s)
+                case .notificationSent(_, let t, let s):
+                    transaction = t
+                    renewal = s.map(Renewal.init)
+                    aboutNoTransaction = t == nil
                 case .consumptionInformationReceived, .retentionChanged: return nil
                 }
             }
@@ -323,7 +332,7 @@ public struct NotificationLog {
         }
         guard seq > since else { return }
         // TEST carries no transaction (its data has the app and the environment only).
-        guard latest != nil || n.type == "TEST" || entry.summary != nil else {
+        guard latest != nil || n.type == "TEST" || entry.summary != nil || entry.aboutNoTransaction else {
             throw .damaged(path: session.storePath, problem: "event \(seq) (\(n.type)) names no transaction the log shows")
         }
         let subject = latest

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The store's ES256 signer of StoreKit 2 signed data: signed transactions, signed renewal
 /// information and (through `NotificationLog`) notifications, with the store's signing chain (the
 /// one that signs its receipts: `SigningIdentity`, the built-in TEST ONLY chain unless the store
@@ -10,6 +12,10 @@ public struct StoreTransactionSigner: TransactionSigner {
     public let signer: JWSSigner
     /// The `signingSHA256` of the state the chain was loaded for (nil: the built-in chain).
     let signingSHA256: String?
+    /// Signed payloads already made with the loaded chain (`serve` installs one); nil signs every
+    /// time. ES256 signing here is deterministic (RFC 6979 nonces), so a cached JWS is the very
+    /// bytes signing again would give.
+    public var cache: SignedPayloadCache?
 
     public init(session: StoreSession) throws(StoreError) {
         signer = JWSSigner(identity: try session.signingIdentity())
@@ -17,6 +23,12 @@ public struct StoreTransactionSigner: TransactionSigner {
     }
 
     /// The signer for this session's chain.
+    /// `payload` signed with the session's chain, from the cache when the chain is the loaded one.
+    func signed(_ payload: [UInt8], session: StoreSession) throws(StoreError) -> String {
+        guard let cache, session.state.signingSHA256 == signingSHA256 else { return try jwsSigner(for: session).sign(payload) }
+        return cache.signed(payload) { signer.sign($0) }
+    }
+
     public func jwsSigner(for session: StoreSession) throws(StoreError) -> JWSSigner {
         if session.state.signingSHA256 == signingSHA256 { return signer }
         return JWSSigner(identity: try session.signingIdentity())
@@ -28,23 +40,23 @@ public struct StoreTransactionSigner: TransactionSigner {
 
     /// `signedTransactionInfo`, signed at the store's clock.
     public func signedTransaction(_ transaction: Transaction, session: StoreSession) throws -> String {
-        try jwsSigner(for: session).sign(
-            SignedTransactionPayload.bytes(transaction, context: SignedDataContext(state: session.state)))
+        try signed(
+            SignedTransactionPayload.bytes(transaction, context: SignedDataContext(state: session.state)), session: session)
     }
 
     /// `signedRenewalInfo` of the subscription `latest` belongs to, signed at the store's clock.
     public func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String {
         let info = try Self.renewalInfo(original: latest.originalID, session: session)
-        return try jwsSigner(for: session).sign(
-            SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: session.state)))
+        return try signed(
+            SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: session.state)), session: session)
     }
 
     /// `signedAppTransactionInfo`, signed at the store's clock (its `receiptCreationDate`).
     public func signedAppTransaction(session: StoreSession, appAppleID: Int64?) throws -> String {
-        try jwsSigner(for: session).sign(
+        try signed(
             AppTransactionPayload.bytes(
                 try AppTransactionPayload.content(session: session, appAppleID: appAppleID),
-                context: SignedDataContext(state: session.state)))
+                context: SignedDataContext(state: session.state)), session: session)
     }
 
     public func sign(payload: [UInt8], session: StoreSession) throws -> String {
@@ -70,5 +82,48 @@ public struct StoreTransactionSigner: TransactionSigner {
             session.state.priceIncreases, storefront: shop, asOf: session.state.clock)
         if let consent = session.state.priceConsents?[original] { info.apply(consent) }
         return info
+    }
+}
+
+/// JWS already signed, by payload: a bounded table keyed by the exact payload bytes (which hold
+/// the signed date, the transaction's fields and the environment, so any change is a new key),
+/// evicting the oldest insertion first. `iapctl serve` answers the same transaction many times
+/// between changes; each answer after the first costs a table lookup instead of a P-256 signature.
+public final class SignedPayloadCache: Sendable {
+    public static let defaultCapacity = 1024
+    public let capacity: Int
+
+    private struct Table {
+        var signed: [[UInt8]: String] = [:]
+        var order: [[UInt8]] = []
+        var next = 0
+    }
+
+    private let table = Mutex(Table())
+
+    public init(capacity: Int = SignedPayloadCache.defaultCapacity) {
+        precondition(capacity > 0, "a signed-payload cache holds at least one payload")
+        self.capacity = capacity
+    }
+
+    /// How many payloads are held.
+    public var count: Int { table.withLock { $0.signed.count } }
+
+    /// The JWS of `payload`: the held one, else `sign(payload)` (outside the lock), then held.
+    public func signed(_ payload: [UInt8], sign: ([UInt8]) -> String) -> String {
+        if let hit = table.withLock({ $0.signed[payload] }) { return hit }
+        let jws = sign(payload)
+        table.withLock { t in
+            guard t.signed[payload] == nil else { return }
+            if t.order.count < capacity {
+                t.order.append(payload)
+            } else {
+                t.signed[t.order[t.next]] = nil
+                t.order[t.next] = payload
+                t.next = (t.next + 1) % capacity
+            }
+            t.signed[payload] = jws
+        }
+        return jws
     }
 }

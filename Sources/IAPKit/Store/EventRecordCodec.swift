@@ -185,6 +185,18 @@ enum EventRecordCodec {
                 w.int(change.code)
                 w.varint(UInt64(change.fields.count))
                 for f in change.fields { w.string(f) }
+            case .massExtensionFailed(let x, let s, let request):
+                kind(106)
+                t(x)
+                w.record(s)
+                w.string(request)
+            case .notificationSent(let n, let x, let s):
+                kind(107)
+                w.string(n.type)
+                w.optional(n.subtype) { $0.string($1) }
+                w.u8(x == nil ? 0 : 1)
+                if let x { t(x) }
+                w.optional(s) { $0.record($1) }
             }
         case .transactionsCleared(let count):
             kind(36)
@@ -421,6 +433,20 @@ enum EventRecordCodec {
             }
             guard let change = RetentionChange(code: code, fields: fields) else { return nil }
             kind = .serverAPI(.retentionChanged(change))
+        case 106:
+            guard let x = t(), let s = sub(), let request = r.string() else { return nil }
+            kind = .serverAPI(.massExtensionFailed(x, s, requestIdentifier: request))
+        case 107:
+            guard let type = r.string(), let subtype = r.optional({ $0.string() }), let has = r.u8(), has <= 1 else {
+                return nil
+            }
+            var x: Transaction?
+            if has == 1 {
+                guard let found = t() else { return nil }
+                x = found
+            }
+            guard let s = r.optional({ $0.record(Subscription.self) }) else { return nil }
+            kind = .serverAPI(.notificationSent(ServerNotification(type, subtype), x, s))
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

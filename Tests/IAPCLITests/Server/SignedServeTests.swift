@@ -157,4 +157,77 @@ struct SignedServeTests {
         }
         #expect(listed == payloads, "the webhook posts what 'iapctl notifications' lists")
     }
+
+    @Test("notifications send: serve's webhook posts what it makes; history and send attempts survive a restart of serve")
+    func sentNotificationsSurviveRestart() throws {
+        let receiver = """
+            import http.server, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers['Content-Length']))
+                    self.send_response(200); self.send_header('Content-Length', '0'); self.end_headers()
+                    print(body.decode(), flush=True)
+                def log_message(self, *a): pass
+            s = http.server.HTTPServer(('127.0.0.1', 0), H)
+            s.timeout = 60
+            print(s.server_address[1], flush=True)
+            for _ in range(int(sys.argv[1])): s.handle_request()
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", receiver, "3"]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
+        let lines = LineReader(out.fileHandleForReading)
+        let port = try #require(lines.next())
+        let h = CLIHarness()
+        #expect(h.run(["buy", "com.x.vip2"]).code == 0)
+        var server = try ServerProcess(store: h.store, ["--webhook", "http://127.0.0.1:\(port)/n"])
+        let sends = [
+            ["DID_CHANGE_RENEWAL_STATUS", "--subtype", "AUTO_RENEW_DISABLED", "2000000000000001"], ["METADATA_UPDATE"],
+            ["TEST"],
+        ]
+        for line in sends { #expect(h.run(["notifications", "send"] + line).code == 0, "\(line)") }
+        var payloads: [String] = []
+        for _ in 0..<3 {
+            let body = try #require(lines.next(timeout: 30), "the webhook delivered fewer than 3 notifications")
+            payloads.append(try #require(try JSONParser.parse(body)["signedPayload"]?.stringValue))
+        }
+        let decoded = try AppleVerifier.decode(payloads.map { (.notification, $0) })
+        #expect(
+            decoded.map { "\($0["notificationType"]?.stringValue ?? "?") \($0["subtype"]?.stringValue ?? "-")" } == [
+                "DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED", "METADATA_UPDATE -", "TEST -",
+            ], "\(decoded)")
+        // Get Notification History: each posted notification with its SUCCESS attempt, asked until
+        // serve has recorded the third attempt (bounded), then the same answer after a restart.
+        let start = Int64(1_767_225_600_000) - 1000
+        let query = #"{"startDate":\#(start),"endDate":\#(start + 864_000_000)}"#
+        func history(_ server: ServerProcess) throws -> [(String, [String])] {
+            let r = BoundedRun.curl([
+                "-H", "Authorization: Bearer \(BearerToken.make())", "-H", "Content-Type: application/json", "-d", query,
+                server.url + "/inApps/v1/notifications/history",
+            ])
+            let items = try JSONParser.parse(r.stdout)["notificationHistory"]?.arrayValue ?? []
+            return items.map { item in
+                (
+                    item["signedPayload"]?.stringValue ?? "",
+                    (item["sendAttempts"]?.arrayValue ?? []).compactMap { $0["sendAttemptResult"]?.stringValue }
+                )
+            }
+        }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        var before = try history(server)
+        while before.filter({ payloads.contains($0.0) && $0.1 == ["SUCCESS"] }).count < 3 && Date() < deadline {
+            before = try history(server)
+        }
+        #expect(before.filter { payloads.contains($0.0) && $0.1 == ["SUCCESS"] }.count == 3, "\(before)")
+        #expect(server.stop() == 0)
+        server = try ServerProcess(store: h.store)
+        let after = try history(server)
+        #expect(after.map(\.0) == before.map(\.0), "the same notifications after a restart")
+        #expect(after.map(\.1) == before.map(\.1), "with the same send attempts")
+        #expect(server.stop() == 0)
+    }
 }
