@@ -22,6 +22,7 @@ enum CommandTable {
         (CatalogCommand.group, CatalogCommand.children),
         (JWSCommand.group, JWSCommand.children),
         (OfferKeyCommand.group, OfferKeyCommand.children),
+        (FamilyCommand.group, FamilyCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [

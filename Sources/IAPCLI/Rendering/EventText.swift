@@ -53,7 +53,8 @@ enum EventText {
             return "offer key \(key.id) removed"
         case .offerRedeemed(_, let s, let offer, let change):
             let into = change.map { " (\($0.rawValue) to \(s.renewalProductID))" } ?? ""
-            return "\(offer.type.name) offer \(offer.id?.rawValue ?? "-") redeemed by subscription \(s.originalID)\(into): it applies from the renewal on \(s.expiresDate.rfc3339)"
+            return
+                "\(offer.type.name) offer \(offer.id?.rawValue ?? "-") redeemed by subscription \(s.originalID)\(into): it applies from the renewal on \(s.expiresDate.rfc3339)"
         case .subscriptionOffersChanged:
             return nil
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
@@ -62,6 +63,15 @@ enum EventText {
             .subscriptionExpired, .transactionRevoked, .transactionDeleted, .transactionsCleared:
             // Subscription commands print these themselves.
             return nil
+        case .family(let change):
+            switch change {
+            case .memberAdded(let name): return "family member \(name) added"
+            case .memberRemoved(let name): return "family member \(name) removed"
+            case .transactionShared(let t):
+                return "\(t.productID) shared with \(t.familyMember ?? "-") as FAMILY_SHARED transaction \(t.id)"
+            case .transactionRevoked(let t):
+                return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) revoked (FAMILY_REVOKE)"
+            }
         case .serverAPI(let change):
             switch change {
             case .appAccountTokenSet(let t, let token): return "app account token of \(t.id) set to \(token)"

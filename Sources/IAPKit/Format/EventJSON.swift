@@ -168,6 +168,17 @@ public enum EventJSON {
             w.decimalString(original.rawValue)
             w.key("offers")
             OfferJSON.writeSubscriptionOffers(offers, into: &w)
+        case .family(let change):
+            switch change {
+            case .memberAdded(let name), .memberRemoved(let name):
+                w.key("familyMember")
+                w.string(name)
+            case .transactionShared(let t), .transactionRevoked(let t):
+                w.key("familyMember")
+                w.optionalString(t.familyMember)
+                w.key("transaction")
+                TransactionJSON.write(t, into: &w)
+            }
         case .serverAPI(let change):
             if let t = change.transaction {
                 w.key("transaction")

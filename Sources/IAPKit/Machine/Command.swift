@@ -75,6 +75,11 @@ public enum Command: Hashable, Sendable {
     case buyWithOptions(ProductID, user: UserID?, quantity: Int, options: PurchaseOptions)
     /// A change the App Store Server API asked for (`iapctl serve`).
     case serverAPI(ServerAPIRequest)
+
+    // MARK: - Life (issue 15)
+
+    /// `iapctl family add|remove NAME`: a member joins or leaves the account's family.
+    case family(FamilyRequest)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

@@ -122,6 +122,12 @@ public indirect enum EventKind: Hashable, Sendable {
     /// renewal, the commitment (for the renewal information the notifications after it carry).
     case subscriptionOffersChanged(original: TransactionID, SubscriptionOfferState)
 
+    // MARK: - Life (issue 15)
+
+    /// Family Sharing: a member joined or left, a member got a FAMILY_SHARED transaction, or one
+    /// was revoked (REVOKE).
+    case family(FamilyChange)
+
     public var name: String {
         switch self {
         case .transactionUpdated(let t):
@@ -168,6 +174,7 @@ public indirect enum EventKind: Hashable, Sendable {
         case .offerRedeemed: return "offerRedeemed"
         case .subscriptionOffersChanged: return "subscriptionOffersChanged"
         case .serverAPI(let change): return change.name
+        case .family(let change): return change.name
         }
     }
 
@@ -188,6 +195,7 @@ public indirect enum EventKind: Hashable, Sendable {
             return nil
         case .receipt(let e): return e.transaction
         case .serverAPI(let change): return change.transaction
+        case .family(let change): return change.transaction
         }
     }
 }

@@ -12,6 +12,7 @@ extension Machine {
             throw .usage("bad refund reason \(reason); use 0 (other) or 1 (an issue in the app)")
         }
         guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        try refuseMemberTransaction(t)
         if let date = t.revocationDate { throw .notAllowed("transaction \(id) was already refunded on \(date)") }
         switch t.state {
         case .purchased:
@@ -65,6 +66,7 @@ extension Machine {
         throws(StoreError)
     {
         guard let visible = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        try refuseMemberTransaction(visible)
         let t = visible.deleted
         record(t, into: &effects)
         switch t.productType {
@@ -111,7 +113,19 @@ extension Machine {
         // spent nonces stay (they are the app's and the App Store's, not the account's history).
         state.offers.subscriptions = [:]
         state.offers.requests = [:]
+        // The members stay in the family; what they had through it went with the transactions.
+        var family = state.familyGroup
+        family.shares = []
+        state.familyGroup = family
         emit(.transactionsCleared(count: count), into: &effects)
+    }
+
+    /// A family member's FAMILY_SHARED transaction is the App Store's copy of the purchaser's:
+    /// it is refunded or removed through the purchase or the member (`family remove`).
+    private func refuseMemberTransaction(_ t: Transaction) throws(StoreError) {
+        guard let member = t.familyMember else { return }
+        let purchaser = state.family?.shares.first { $0.latest.id == t.id }?.purchaserLatestID
+        throw .family(.memberTransaction(t.id, member: member, purchaser: purchaser ?? t.originalID))
     }
 
     /// Removes the ownership entries of a subscription's products.

@@ -84,8 +84,11 @@ public struct Machine: Sendable {
             try buyWithOptions(id, user: user, quantity: quantity, options: options, archive: archive, into: &effects)
         case .serverAPI(let request):
             try applyServerAPI(request, archive: archive, into: &effects)
+        case .family(let request):
+            try applyFamily(request, archive: archive, into: &effects)
         }
         try flushFollowups(archive: archive, into: &effects)
+        shareWithFamily(into: &effects)
         if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {
             state = before
             throw problem

@@ -37,6 +37,8 @@ public enum Outcome: Hashable, Sendable {
     case faultAdded(Fault)
     /// `fault clear` disarmed this many.
     case faultsCleared(count: Int)
+    /// `family add|remove`: the member, and what was shared with it or revoked from it.
+    case family(FamilyResult)
 }
 
 /// The store's answer to one payment, with the transaction in its final state.
@@ -128,7 +130,7 @@ extension ExitCode {
     /// a restore, refresh or verification that failed 1.
     public init(_ outcome: Outcome) {
         switch outcome {
-        case .done, .faultAdded, .faultsCleared, .launch, .declined: self = .success
+        case .done, .faultAdded, .faultsCleared, .launch, .declined, .family: self = .success
         case .payment(let p): self = ExitCode(p)
         case .promoted(let decision, _, let then):
             if let then {

@@ -37,6 +37,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(path: String, seconds: Double)
     /// The store path cannot be a store (exit 64, or 65 for a link inside the store).
     case storePath(StorePathProblem)
+    /// Family Sharing (`iapctl family`, `--member`) refused something.
+    case family(FamilyError)
 
     public var exitCode: ExitCode {
         switch self {
@@ -50,6 +52,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unavailable: return .unavailable
         case .busy: return .busy
         case .storePath(let problem): return problem.exitCode
+        case .family(let error): return error.exitCode
         }
     }
 
@@ -97,6 +100,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "store \(path) is busy: another iapctl holds its lock after \(seconds)s (retry, or raise --lock-timeout)"
         case .storePath(let problem):
             return problem.description
+        case .family(let error):
+            return error.description
         }
     }
 }

@@ -63,6 +63,9 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var sendAttempts: [UInt64: [SendAttempt]]?
     /// Retention Messaging: images, messages, defaults, the realtime URL; nil when none.
     public var retention: RetentionMessaging?
+    /// Family Sharing: the members and what they have through the family; nil when no family
+    /// (see `Family`, `familyGroup`).
+    public var family: Family?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

@@ -75,6 +75,15 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// `commitmentInfo`: where a monthly-plan period sits in its commitment.
     public var commitment: TransactionCommitment?
 
+    // MARK: - Family Sharing
+
+    /// The family member this transaction belongs to (`inAppOwnershipType` FAMILY_SHARED), or
+    /// nil for the account's own (PURCHASED). See `Family`.
+    public var familyMember: String?
+
+    /// `inAppOwnershipType`: FAMILY_SHARED for a member's shared transaction, else PURCHASED.
+    public var inAppOwnershipType: String { familyMember == nil ? "PURCHASED" : "FAMILY_SHARED" }
+
     public enum Reason: String, Hashable, Sendable, Codable {
         case purchase, renewal
     }

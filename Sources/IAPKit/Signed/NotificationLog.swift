@@ -129,6 +129,10 @@ public struct NotificationLog {
             case .subscriptionOffersChanged(let original, let state):
                 offers = (original, state)
                 return
+            case .family(let change):
+                // REVOKE carries the member's revoked FAMILY_SHARED transaction.
+                guard case .transactionRevoked(let t) = change else { return nil }
+                transaction = t
             case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
                 .restoreFinished, .restoreFailed, .appLaunched, .download, .contentDownload, .storePayment,
                 .transactionFinishPostponed, .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded,

@@ -206,6 +206,22 @@ enum EventRecordCodec {
             kind(153)
             w.id(original)
             w.record(offers)
+        // Issue 15 (life-b): kinds 225-249.
+        case .family(let change):
+            switch change {
+            case .memberAdded(let name):
+                kind(225)
+                w.string(name)
+            case .memberRemoved(let name):
+                kind(226)
+                w.string(name)
+            case .transactionShared(let x):
+                kind(227)
+                t(x)
+            case .transactionRevoked(let x):
+                kind(228)
+                t(x)
+            }
         }
     }
 
@@ -382,6 +398,18 @@ enum EventRecordCodec {
             }
             guard let change = RetentionChange(code: code, fields: fields) else { return nil }
             kind = .serverAPI(.retentionChanged(change))
+        case 225:
+            guard let name = r.string() else { return nil }
+            kind = .family(.memberAdded(name))
+        case 226:
+            guard let name = r.string() else { return nil }
+            kind = .family(.memberRemoved(name))
+        case 227:
+            guard let x = t() else { return nil }
+            kind = .family(.transactionShared(x))
+        case 228:
+            guard let x = t() else { return nil }
+            kind = .family(.transactionRevoked(x))
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

@@ -28,6 +28,8 @@ enum StateDeltaCodec {
         case offerRequestRemove = 157
         // Issue 13 (the App Store Server API) numbers its fields from 100.
         case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions, sendAttempts, retention
+        // Issue 15 (life-b) numbers its fields from 225.
+        case family = 225
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -152,6 +154,11 @@ enum StateDeltaCodec {
         if full || o.retention != new.retention {
             tag(.retention)
             w.optional(new.retention) { $0.record($1) }
+        }
+        if full || o.family != new.family {
+            // The whole family: a few members and shares.
+            tag(.family)
+            w.optional(new.family) { $0.record($1) }
         }
         if full || o.sendAttempts != new.sendAttempts {
             // The whole map: it changes one attempt at a time and stays small.
@@ -318,6 +325,9 @@ enum StateDeltaCodec {
             case .retention:
                 guard let v = r.optional({ $0.record(RetentionMessaging.self) }) else { return false }
                 s.retention = v
+            case .family:
+                guard let v = r.optional({ $0.record(Family.self) }) else { return false }
+                s.family = v
             case .sendAttempts:
                 guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
                 var all: [UInt64: [SendAttempt]] = [:]

@@ -19,6 +19,9 @@ enum TransactionRecordCodec {
         case offerType = 150, offerID = 151, offerPeriod = 152, billingPlan = 153
         /// `[billing period varint][total varint][expires svarint][price svarint]` in a block.
         case commitment = 154
+        // MARK: - Life (issue 15, 225-249)
+        /// The family member of a FAMILY_SHARED transaction.
+        case familyMember = 225
     }
 
     private static let varintWire: UInt64 = 0
@@ -81,6 +84,7 @@ enum TransactionRecordCodec {
         if let id = t.offerID { s(.offerID, id.rawValue) }
         if let p = t.offerPeriod { s(.offerPeriod, p.iso8601) }
         if let b = t.billingPlan { s(.billingPlan, b.rawValue) }
+        if let m = t.familyMember { s(.familyMember, m) }
         if let c = t.commitment {
             w.varint(Tag.commitment.rawValue << 3 | bytesWire)
             w.block { b in
@@ -175,6 +179,7 @@ enum TransactionRecordCodec {
         var offerPeriod: SubscriptionPeriod?
         var billingPlan: BillingPlanType?
         var commitment: TransactionCommitment?
+        var familyMember: String?
         func zigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
         while !r.isAtEnd {
             guard let key = r.varint() else { return nil }
@@ -256,6 +261,7 @@ enum TransactionRecordCodec {
                 case .billingPlan:
                     guard let plan = BillingPlanType(rawValue: text) else { return nil }
                     billingPlan = plan
+                case .familyMember: familyMember = text
                 default: break
                 }
             } else {
@@ -274,7 +280,7 @@ enum TransactionRecordCodec {
         case 4: state = .deferred
         default: return nil
         }
-        return Transaction(
+        var t = Transaction(
             id: TransactionID(id), originalID: TransactionID(originalID ?? id), productID: ProductID(productID),
             productType: productType, quantity: quantity, userID: userID.map(UserID.init), state: state,
             disposition: deleted ? .deleted(wasFinished: finished) : finished ? .finished : .queued,
@@ -285,5 +291,7 @@ enum TransactionRecordCodec {
             isUpgraded: upgraded, offer: offer, reason: reason, subscriptionGroup: group,
             upgradeCredit: credit.map(Price.init(milliunits:)), offerType: offerType,
             offerID: offerID.map(OfferID.init), offerPeriod: offerPeriod, billingPlan: billingPlan, commitment: commitment)
+        t.familyMember = familyMember
+        return t
     }
 }
