@@ -140,6 +140,7 @@ enum JWSCommand {
 
     static func runAppTransaction(_ c: CommandContext) throws -> ExitCode {
         let appAppleID = try c.invocation.int("app-apple-id", in: 1...Int.max).map { Int64($0) }
+        if let failed = try FaultGate.fire(c, .appTransaction) { return failed }
         return try c.read { s throws(StoreError) in
             let token = try StoreTransactionSigner(session: s).signer.sign(
                 AppTransactionPayload.bytes(
@@ -157,6 +158,7 @@ enum JWSCommand {
         guard !word.isEmpty else {
             throw c.invocation.usageError("empty subscription id; give a product id such as com.x.vip2 or a transaction id")
         }
+        if let failed = try FaultGate.fire(c, .subscriptionStatus, product: ProductID(word)) { return failed }
         return try c.read { s throws(StoreError) in
             var ref = SubscriptionReference(parsing: word)
             // Any transaction of the subscription names it, as its original id does.

@@ -21,6 +21,8 @@ enum SubscriptionsCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let word = c.invocation.positional("ID")
+        // Product.SubscriptionInfo.status: a subscription-status fault fails it.
+        if let failed = try FaultGate.fire(c, .subscriptionStatus, product: word.map(ProductID.init)) { return failed }
         return try c.read { s throws(StoreError) in
             if let member = try MemberOption.member(c, in: s.state) {
                 return try memberSubscriptions(member, word: word, c, s)

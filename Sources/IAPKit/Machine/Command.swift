@@ -80,6 +80,9 @@ public enum Command: Hashable, Sendable {
 
     /// `iapctl family add|remove NAME`: a member joins or leaves the account's family.
     case family(FamilyRequest)
+    /// The app called a StoreKit API that has no state of its own to change (subscription
+    /// status, AppTransaction, a sheet): an armed fault at `point` fails it (issue 15 item 5).
+    case simulatedAPI(FaultPoint, product: ProductID?)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

@@ -112,12 +112,19 @@ extension Machine {
         }
         var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
         emit(.transactionUpdated(t), into: &effects)
-        do {
-            let request = try offerRequest(options, for: product, payer: t, archive: archive)
-            if !request.isPlain { state.offers.requests[t.id] = request }
-            settle(&t, product: product, into: &effects)
-        } catch {
-            t.state = .failed(TransactionError(offer: error))
+        // The offer code redemption sheet (`presentOfferCodeRedeemSheet`) failing.
+        var sheetError: TransactionError?
+        if case .code = options.offer { sheetError = takeFault(.offerCodeRedeem, product: product.id, into: &effects) }
+        if let sheetError {
+            t.state = .failed(sheetError)
+        } else {
+            do {
+                let request = try offerRequest(options, for: product, payer: t, archive: archive)
+                if !request.isPlain { state.offers.requests[t.id] = request }
+                settle(&t, product: product, into: &effects)
+            } catch {
+                t.state = .failed(TransactionError(offer: error))
+            }
         }
         // A request waits with a deferred (Ask to Buy) or interrupted purchase; otherwise the
         // purchase used it or failed.

@@ -86,6 +86,8 @@ public struct Machine: Sendable {
             try applyServerAPI(request, archive: archive, into: &effects)
         case .family(let request):
             try applyFamily(request, archive: archive, into: &effects)
+        case .simulatedAPI(let point, let product):
+            if let error = takeFault(point, product: product, into: &effects) { effects.outcome = .apiFailed(point, error) }
         }
         try flushFollowups(archive: archive, into: &effects)
         shareWithFamily(into: &effects)

@@ -39,6 +39,8 @@ public enum Outcome: Hashable, Sendable {
     case faultsCleared(count: Int)
     /// `family add|remove`: the member, and what was shared with it or revoked from it.
     case family(FamilyResult)
+    /// A StoreKit API call an armed fault failed (`Command.simulatedAPI`): exit 1.
+    case apiFailed(FaultPoint, TransactionError)
 }
 
 /// The store's answer to one payment, with the transaction in its final state.
@@ -145,6 +147,7 @@ extension ExitCode {
         case .storedPaymentsAccepted(let payments): self = .worst(payments.map(ExitCode.init))
         case .finish(let f): self = ExitCode(f)
         case .restore(_, let failure), .receiptRefresh(let failure): self = failure == nil ? .success : .declined
+        case .apiFailed: self = .declined
         case .receiptVerification(let record): self = record.passed ? .success : .declined
         case .transactionVerification(let v):
             switch v {
