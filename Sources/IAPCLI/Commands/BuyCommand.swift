@@ -48,6 +48,9 @@ enum BuyCommand {
                     "purchase-date", "date",
                     help: "Backdate the purchase (RFC 3339 or YYYY-MM-DD, at or before the store's clock)"),
                 .value(
+                    "member", "name",
+                    help: "A family member buys a consumable or non-consumable for itself (its own PURCHASED transaction)"),
+                .value(
                     "renewal-behavior", "b",
                     help: "With --purchase-date: renew-until-now (default) or cancel-immediately (one period)"),
             ],
@@ -68,6 +71,22 @@ enum BuyCommand {
         let user = try UserArgument.user(from: i)
         let quantity = try i.int("quantity", in: PurchaseQuantity.range) ?? 1
         let options = try OfferArguments.options(from: i, c)
+        if let member = i.value("member") {
+            guard options == nil, user == nil, quantity == 1 else {
+                throw i.usageError(
+                    "--member buys for a family member alone; drop --user, --account, --quantity and the offer and date options")
+            }
+            return try c.write { s throws(StoreError) -> ExitCode in
+                let effects = try s.apply(.family(.buy(id, member: member)))
+                guard case .payment(let payment) = effects.outcome else { return ExitCode(effects.outcome) }
+                if c.json {
+                    c.printJSON { TransactionJSON.write(payment.transaction, into: &$0) }
+                } else {
+                    c.stdout.line(TransactionText.line(payment.transaction) + "  (\(member)'s own)")
+                }
+                return ExitCode(effects.outcome)
+            }
+        }
         let command: Command =
             options.map { .buyWithOptions(id, user: user, quantity: quantity, options: $0) }
             ?? .buy(id, user: user, quantity: quantity)

@@ -18,7 +18,12 @@ enum QueueCommand {
     static func run(_ c: CommandContext) throws -> ExitCode {
         try c.read { s throws(StoreError) in
             if let member = try MemberOption.member(c, in: s.state) {
-                let shared = s.state.familyGroup.shares.filter { $0.member == member }.map(\.latest)
+                var shared = s.state.familyGroup.shares.filter { $0.member == member }.map(\.latest)
+                // And what the member bought itself (its own non-consumables).
+                try s.forEachTransaction(TransactionFilter(member: member)) { t throws(StoreError) in
+                    if t.isMemberPurchase, t.productType == .nonConsumable { shared.append(t) }
+                }
+                shared.sort { $0.id < $1.id }
                 if c.json {
                     c.printTransactions(shared)
                 } else if shared.isEmpty {

@@ -69,6 +69,8 @@ enum EventText {
             case .memberRemoved(let name): return "family member \(name) removed"
             case .transactionShared(let t):
                 return "\(t.productID) shared with \(t.familyMember ?? "-") as FAMILY_SHARED transaction \(t.id)"
+            case .memberPurchased(let t):
+                return "\(t.familyMember ?? "-") bought \(t.productID) itself: PURCHASED transaction \(t.id)"
             case .transactionRevoked(let t):
                 return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) revoked (FAMILY_REVOKE)"
             }

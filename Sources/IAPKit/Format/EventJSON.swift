@@ -173,7 +173,7 @@ public enum EventJSON {
             case .memberAdded(let name), .memberRemoved(let name):
                 w.key("familyMember")
                 w.string(name)
-            case .transactionShared(let t), .transactionRevoked(let t):
+            case .transactionShared(let t), .transactionRevoked(let t), .memberPurchased(let t):
                 w.key("familyMember")
                 w.optionalString(t.familyMember)
                 w.key("transaction")

@@ -97,7 +97,7 @@ public enum TransactionJSON {
             w.string(t.inAppOwnershipType)
             w.key("familyMember")
             w.string(member)
-            if t.revocationDate != nil {
+            if t.revocationDate != nil, !t.isMemberPurchase {
                 w.key("revocationType")
                 w.string("FAMILY_REVOKE")
             }

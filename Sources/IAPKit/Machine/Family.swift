@@ -75,6 +75,8 @@ public struct Family: Hashable, Sendable, Codable {
 public enum FamilyRequest: Hashable, Sendable {
     case add(String)
     case remove(String)
+    /// `buy ID --member NAME`: the member buys a one-time product for itself.
+    case buy(ProductID, member: String)
 }
 
 /// What a `family` command did: the member, and the transactions shared with or revoked from it.
@@ -97,6 +99,9 @@ public enum FamilyChange: Hashable, Sendable {
     /// A member's shared transaction was revoked (REVOKE, `revocationType` FAMILY_REVOKE): the
     /// member left, or the purchaser's transaction was refunded.
     case transactionRevoked(Transaction)
+    /// A member bought a one-time product itself (`buy --member`): its own PURCHASED
+    /// transaction, next to any FAMILY_SHARED one of the same product (ONE_TIME_CHARGE).
+    case memberPurchased(Transaction)
 
     public var name: String {
         switch self {
@@ -104,13 +109,14 @@ public enum FamilyChange: Hashable, Sendable {
         case .memberRemoved: return "familyMemberRemoved"
         case .transactionShared: return "familyTransactionShared"
         case .transactionRevoked: return "familyTransactionRevoked"
+        case .memberPurchased: return "familyMemberPurchased"
         }
     }
 
     public var transaction: Transaction? {
         switch self {
         case .memberAdded, .memberRemoved: return nil
-        case .transactionShared(let t), .transactionRevoked(let t): return t
+        case .transactionShared(let t), .transactionRevoked(let t), .memberPurchased(let t): return t
         }
     }
 }
@@ -123,11 +129,12 @@ public enum FamilyError: Hashable, Sendable, CustomStringConvertible {
     case unknownMember(String, known: [String])
     case noFamily(String)
     case memberTransaction(TransactionID, member: String, purchaser: TransactionID)
+    case memberSubscription(ProductID, member: String)
 
     public var exitCode: ExitCode {
         switch self {
         case .badName: return .usage
-        case .duplicate, .full, .memberTransaction: return .notAllowed
+        case .duplicate, .full, .memberTransaction, .memberSubscription: return .notAllowed
         case .unknownMember, .noFamily: return .notFound
         }
     }
@@ -147,6 +154,9 @@ public enum FamilyError: Hashable, Sendable, CustomStringConvertible {
             return "unknown family member '\(name)'\(close) (members: \(known.joined(separator: ", ")))"
         case .noFamily(let name):
             return "unknown family member '\(name)': the account has no family (add one with 'iapctl family add \(name)')"
+        case .memberSubscription(let id, let member):
+            return
+                "cannot buy '\(id)' for \(member): a member's own subscriptions are not simulated (only consumables and non-consumables); the account's shareable subscriptions reach it through the family"
         case .memberTransaction(let id, let member, let purchaser):
             return
                 "transaction \(id) is \(member)'s FAMILY_SHARED copy; refund the purchaser's transaction \(purchaser) (that revokes it) or remove the member with 'iapctl family remove \(member)'"

@@ -9,7 +9,32 @@ extension Machine {
         switch request {
         case .add(let name): try addMember(name, archive: archive, into: &effects)
         case .remove(let name): try removeMember(name, into: &effects)
+        case .buy(let id, let member): try memberBuy(id, member: member, into: &effects)
         }
+    }
+
+    /// A member buys a consumable or non-consumable for itself. Apple keeps a member's own
+    /// purchases apart from what the family shares ("each family member gets their own unique
+    /// receipts and transactions"; for subscriptions, `Product.SubscriptionInfo.status` "can have
+    /// more than one subscription status if your subscription supports Family Sharing. Provide
+    /// the customer with service ... based on the highest level of service"), so the purchase is
+    /// a new PURCHASED transaction of the member, charged, next to the FAMILY_SHARED one it may
+    /// already have, which stays (and is still revoked if the family's purchase is).
+    private mutating func memberBuy(_ id: ProductID, member: String, into effects: inout Effects) throws(StoreError) {
+        try state.checkMember(member)
+        let product = try sellable(id)
+        guard product.type == .consumable || product.type == .nonConsumable else {
+            throw .family(.memberSubscription(id, member: member))
+        }
+        tickRunningDue(into: &effects)
+        var t = newTransaction(product, user: nil, quantity: 1, state: .purchased)
+        t.disposition = .finished
+        t.charged = true
+        t.familyMember = member
+        t.isMemberPurchase = true
+        record(t, into: &effects)
+        emit(.family(.memberPurchased(t)), into: &effects)
+        effects.outcome = .payment(.purchased(t))
     }
 
     /// A member joins and gets every family-shareable purchase the account has now: Apple shares
@@ -142,7 +167,7 @@ extension Machine {
     /// value of the purchaser's revocation reason", App Store Server API, revocationReason).
     mutating func shareWithFamily(into effects: inout Effects) {
         guard let family = state.family, !family.members.isEmpty else { return }
-        let changed = effects.transactions.filter { $0.familyMember == nil }.sorted { $0.id < $1.id }
+        let changed = effects.transactions.filter { $0.familyMember == nil && !$0.isMemberPurchase }.sorted { $0.id < $1.id }
         for p in changed {
             guard let product = catalog[p.productID], product.familyShareable, !p.isDeleted, p.state == .purchased,
                 p.productType == .nonConsumable || p.productType == .autoRenewable

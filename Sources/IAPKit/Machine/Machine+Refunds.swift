@@ -124,6 +124,11 @@ extension Machine {
     /// it is refunded or removed through the purchase or the member (`family remove`).
     private func refuseMemberTransaction(_ t: Transaction) throws(StoreError) {
         guard let member = t.familyMember else { return }
+        if t.isMemberPurchase {
+            throw .notAllowed(
+                "cannot refund or delete transaction \(t.id): it is \(member)'s own purchase, and a member's refunds are not simulated"
+            )
+        }
         let purchaser = state.family?.shares.first { $0.latest.id == t.id }?.purchaserLatestID
         throw .family(.memberTransaction(t.id, member: member, purchaser: purchaser ?? t.originalID))
     }

@@ -87,6 +87,8 @@ extension EventKind {
             // notifies no member's shared purchase or renewal on its own (documented in
             // docs/family.md).
             case .transactionRevoked: return ServerNotification("REVOKE")
+            // The member was charged for its own one-time purchase.
+            case .memberPurchased: return ServerNotification("ONE_TIME_CHARGE")
             case .memberAdded, .memberRemoved, .transactionShared: return nil
             }
         case .serverAPI(let change):

@@ -80,9 +80,11 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// The family member this transaction belongs to (`inAppOwnershipType` FAMILY_SHARED), or
     /// nil for the account's own (PURCHASED). See `Family`.
     public var familyMember: String?
+    /// A family member's own purchase (`buy --member`): the member's, but PURCHASED.
+    public var isMemberPurchase = false
 
     /// `inAppOwnershipType`: FAMILY_SHARED for a member's shared transaction, else PURCHASED.
-    public var inAppOwnershipType: String { familyMember == nil ? "PURCHASED" : "FAMILY_SHARED" }
+    public var inAppOwnershipType: String { familyMember == nil || isMemberPurchase ? "PURCHASED" : "FAMILY_SHARED" }
 
     public enum Reason: String, Hashable, Sendable, Codable {
         case purchase, renewal

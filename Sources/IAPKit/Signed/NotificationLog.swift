@@ -131,8 +131,13 @@ public struct NotificationLog {
                 return
             case .family(let change):
                 // REVOKE carries the member's revoked FAMILY_SHARED transaction.
-                guard case .transactionRevoked(let t) = change else { return nil }
-                transaction = t
+                switch change {
+                case .transactionRevoked(let t): transaction = t
+                case .memberPurchased(let t):
+                    role = .purchase
+                    transaction = t
+                case .memberAdded, .memberRemoved, .transactionShared: return nil
+                }
             case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
                 .restoreFinished, .restoreFailed, .appLaunched, .download, .contentDownload, .storePayment,
                 .transactionFinishPostponed, .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded,

@@ -76,7 +76,7 @@ public enum SignedTransactionPayload {
         if let revoked = t.revocationDate {
             w.key("revocationDate")
             w.int(revoked.milliseconds)
-            if t.familyMember != nil {
+            if t.familyMember != nil, !t.isMemberPurchase {
                 w.key("revocationType")
                 w.string("FAMILY_REVOKE")
             }

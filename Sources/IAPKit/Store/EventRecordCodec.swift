@@ -221,6 +221,9 @@ enum EventRecordCodec {
             case .transactionRevoked(let x):
                 kind(228)
                 t(x)
+            case .memberPurchased(let x):
+                kind(229)
+                t(x)
             }
         }
     }
@@ -410,6 +413,9 @@ enum EventRecordCodec {
         case 228:
             guard let x = t() else { return nil }
             kind = .family(.transactionRevoked(x))
+        case 229:
+            guard let x = t() else { return nil }
+            kind = .family(.memberPurchased(x))
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

@@ -22,6 +22,8 @@ enum TransactionRecordCodec {
         // MARK: - Life (issue 15, 225-249)
         /// The family member of a FAMILY_SHARED transaction.
         case familyMember = 225
+        /// 1: a family member's own purchase (PURCHASED, not shared).
+        case memberPurchase = 226
     }
 
     private static let varintWire: UInt64 = 0
@@ -85,6 +87,7 @@ enum TransactionRecordCodec {
         if let p = t.offerPeriod { s(.offerPeriod, p.iso8601) }
         if let b = t.billingPlan { s(.billingPlan, b.rawValue) }
         if let m = t.familyMember { s(.familyMember, m) }
+        if t.isMemberPurchase { v(.memberPurchase, 1) }
         if let c = t.commitment {
             w.varint(Tag.commitment.rawValue << 3 | bytesWire)
             w.block { b in
@@ -180,6 +183,7 @@ enum TransactionRecordCodec {
         var billingPlan: BillingPlanType?
         var commitment: TransactionCommitment?
         var familyMember: String?
+        var memberPurchase = false
         func zigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
         while !r.isAtEnd {
             guard let key = r.varint() else { return nil }
@@ -214,6 +218,7 @@ enum TransactionRecordCodec {
                 case .reason: reason = value == 1 ? .renewal : .purchase
                 case .upgradeCredit: credit = zigzag(value)
                 case .isDeleted: deleted = value != 0
+                case .memberPurchase: memberPurchase = value != 0
                 case .offerType:
                     guard let type = OfferType(rawValue: Int(truncatingIfNeeded: value)) else { return nil }
                     offerType = type
@@ -292,6 +297,7 @@ enum TransactionRecordCodec {
             upgradeCredit: credit.map(Price.init(milliunits:)), offerType: offerType,
             offerID: offerID.map(OfferID.init), offerPeriod: offerPeriod, billingPlan: billingPlan, commitment: commitment)
         t.familyMember = familyMember
+        t.isMemberPurchase = memberPurchase
         return t
     }
 }

@@ -121,4 +121,24 @@ struct FamilyCLITests {
         let notShared = h.run(["jws", "2000000000000001", "--member", "bob"])
         #expect(notShared.code == 3, "\(notShared)")
     }
+
+    @Test("buy --member: the member's own PURCHASED transaction, verified by Apple's library, ONE_TIME_CHARGE")
+    func memberBuys() throws {
+        let h = Self.store()
+        #expect(h.run(["family", "add", "alex"]).code == 0)
+        #expect(h.run(["buy", "com.x.noads"]).code == 0)
+        let own = h.run(["buy", "com.x.noads", "--member", "alex"])
+        #expect(own.code == 0 && own.stdout.hasSuffix("(alex's own)\n"), "\(own)")
+        let token = h.run(["jws", "2000000000000003"]).stdout.trimmingCharacters(in: .newlines)
+        let decoded = try AppleVerifier.decode([(.transaction, token)])[0]
+        #expect(decoded["inAppOwnershipType"] == .string("PURCHASED") && decoded["transactionId"] == .string("2000000000000003"))
+        let types = h.run(["notifications"]).stdout.split(separator: "\n").map { $0.split(separator: " ")[1] }
+        #expect(types == ["ONE_TIME_CHARGE", "ONE_TIME_CHARGE"])
+        let queue = try #require(try Self.json(h.run(["queue", "--member", "alex", "--json"])).arrayValue)
+        #expect(queue.map { $0["inAppOwnershipType"]?.stringValue } == ["FAMILY_SHARED", "PURCHASED"])
+        let sub = h.run(["buy", "com.x.vippro", "--member", "alex"])
+        #expect(sub.code == 4 && sub.stderr.contains("a member's own subscriptions are not simulated"), "\(sub)")
+        let mixed = h.run(["buy", "com.x.noads", "--member", "alex", "--quantity", "2"])
+        #expect(mixed.code == 64, "\(mixed)")
+    }
 }

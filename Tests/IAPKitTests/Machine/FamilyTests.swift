@@ -135,4 +135,26 @@ struct FamilyTests {
         h.expectRefusal(
             .deleteTransaction(copy.id), .family(.memberTransaction(copy.id, member: "alex", purchaser: unlock.id)))
     }
+
+    @Test("a member's own purchase: PURCHASED, charged, next to its FAMILY_SHARED copy, which a refund still revokes")
+    func memberOwnPurchase() throws {
+        var h = Self.harness()
+        try h.apply(.family(.add("alex")))
+        let unlock = try buy(&h, "shared.unlock")
+        let effects = try h.apply(.family(.buy(ProductID("shared.unlock"), member: "alex")))
+        guard case .payment(.purchased(let own)) = effects.outcome else { Issue.record("\(effects.outcome)"); return }
+        #expect(own.familyMember == "alex" && own.isMemberPurchase && own.charged && own.inAppOwnershipType == "PURCHASED")
+        #expect(own.originalID == own.id && own.disposition == .finished)
+        #expect(h.names(effects) == ["familyMemberPurchased"])
+        #expect(effects.events.compactMap(\.kind.serverNotification?.type) == ["ONE_TIME_CHARGE"])
+        // Not a purchase of the account: nothing new shared, the account's queue unchanged.
+        #expect(h.state.family?.shares.count == 1 && h.state.queue.map(\.id) == [unlock.id])
+        let refund = try h.apply(.refund(unlock.id, reason: 0))
+        #expect(h.names(refund) == ["transactionRevoked", "familyTransactionRevoked"])
+        #expect(h.transaction(own.id)?.revocationDate == nil)
+        h.expectRefusal(
+            .family(.buy(ProductID("shared.monthly"), member: "alex")),
+            .family(.memberSubscription(ProductID("shared.monthly"), member: "alex")))
+        #expect(Self.reloaded(h.state) == h.state)
+    }
 }
