@@ -88,6 +88,14 @@ struct FamilyTests {
         #expect(share.latest.expiresDate == h.state.subscriptions[first.id]?.expiresDate)
         #expect(share.purchaserLatestID == h.state.subscriptions[first.id]?.latestID)
         #expect(h.eventNames.filter { $0 == "familyTransactionShared" }.count == 3)
+        // Each member renewal right after the renewal it follows, dated with it.
+        let last = Array(h.events.suffix(5))
+        #expect(
+            last.map(\.name) == [
+                "subscriptionRenewed", "familyTransactionShared", "subscriptionRenewed", "familyTransactionShared",
+                "clockAdvanced",
+            ])
+        #expect(last[0].date == last[1].date && last[2].date == last[3].date && last[1].date < last[3].date)
         #expect(Self.reloaded(h.state) == h.state)
     }
 
