@@ -141,4 +141,21 @@ struct FamilyCLITests {
         let mixed = h.run(["buy", "com.x.noads", "--member", "alex", "--quantity", "2"])
         #expect(mixed.code == 64, "\(mixed)")
     }
+
+    @Test("verify-receipt of a member's receipt: in_app and latest_receipt_info are the member's, FAMILY_SHARED")
+    func memberVerifyReceipt() throws {
+        let h = Self.store()
+        #expect(h.run(["family", "add", "alex"]).code == 0)
+        #expect(h.run(["buy", "com.x.vippro"]).code == 0)
+        h.write("member.b64", h.run(["receipt", "--member", "alex"]).stdout)
+        let answer = try Self.json(h.run(["verify-receipt", h.path("member.b64")]))
+        let inApp = try #require(answer["receipt"]?["in_app"]?.arrayValue)
+        #expect(inApp.map { $0["transaction_id"]?.stringValue } == ["2000000000000002"])
+        #expect(inApp.first?["in_app_ownership_type"] == .string("FAMILY_SHARED"))
+        let latest = try #require(answer["latest_receipt_info"]?.arrayValue)
+        #expect(latest.map { $0["in_app_ownership_type"]?.stringValue } == ["FAMILY_SHARED"])
+        h.write("mine.b64", h.run(["receipt"]).stdout)
+        let mine = try Self.json(h.run(["verify-receipt", h.path("mine.b64")]))
+        #expect(mine["receipt"]?["in_app"]?.arrayValue?.first?["in_app_ownership_type"] == .string("PURCHASED"))
+    }
 }
