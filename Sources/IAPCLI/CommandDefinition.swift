@@ -24,6 +24,7 @@ enum CommandTable {
         (OfferKeyCommand.group, OfferKeyCommand.children),
         (RefundCommand.group, RefundCommand.children),
         (NotificationsCommand.group, NotificationsCommand.children),
+        (FamilyCommand.group, FamilyCommand.children),
     ]
 
     static let leaves: [CommandDefinition] = [

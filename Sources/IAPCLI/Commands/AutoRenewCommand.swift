@@ -19,6 +19,11 @@ enum AutoRenewCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let on = try c.invocation.choice("STATE", among: ["off", "on"]) == "on"
+        // Settings > Subscriptions is the manage subscriptions sheet (showManageSubscriptions).
+        let word = c.invocation.positional("ID") ?? ""
+        if !word.isEmpty, let failed = try FaultGate.fire(c, .manageSubscriptions, product: ProductID(word)) {
+            return failed
+        }
         return try SubscriptionAction.run(c) { .setAutoRenew($0, on: on) }
     }
 }

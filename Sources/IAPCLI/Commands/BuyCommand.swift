@@ -1,4 +1,5 @@
 import IAPKit
+import IAPTime
 
 /// `iapctl buy ID`: add a payment to the queue and let the store process it.
 enum BuyCommand {
@@ -43,12 +44,23 @@ enum BuyCommand {
                 .value("code-offer", "reference-name", help: "Redeem an offer code, by the offer's reference name"),
                 .value("win-back", "offer-id", help: "Redeem a win-back offer (lapsed subscribers)"),
                 .value("billing-plan", "plan", help: "upFront (default) or monthly (monthly with a 12-month commitment)"),
+                .value(
+                    "purchase-date", "date",
+                    help: "Backdate the purchase (RFC 3339 or YYYY-MM-DD, at or before the store's clock)"),
+                .value(
+                    "member", "name",
+                    help: "A family member buys a consumable or non-consumable for itself (its own PURCHASED transaction)"),
+                .value(
+                    "renewal-behavior", "b",
+                    help: "With --purchase-date: renew-until-now (default) or cancel-immediately (one period)"),
             ],
             exclusive: [["user", "account"], ["offer", "offer-jws", "code-offer", "win-back"]],
             examples: [
                 "iapctl buy com.x.coin42 --quantity 3", "iapctl buy com.x.noads --account 'Handsome Jon'",
                 "iapctl buy com.x.plus.monthly --offer plus.comeback --key-id TESTKEY001 --nonce 3f2504e0-4f89-11d3-9a0c-0305e82c3301 --timestamp 1767225600000 --signature MEUCIQ...",
                 "iapctl buy com.x.plus.monthly --code-offer FRIENDS", "iapctl buy com.x.plus.yearly --billing-plan monthly",
+                "iapctl buy com.x.vippro --purchase-date 2025-01-01",
+                "iapctl buy com.x.vippro --purchase-date 2025-06-01 --renewal-behavior cancel-immediately",
             ]
         ), run: run)
 
@@ -59,6 +71,22 @@ enum BuyCommand {
         let user = try UserArgument.user(from: i)
         let quantity = try i.int("quantity", in: PurchaseQuantity.range) ?? 1
         let options = try OfferArguments.options(from: i, c)
+        if let member = i.value("member") {
+            guard options == nil, user == nil, quantity == 1 else {
+                throw i.usageError(
+                    "--member buys for a family member alone; drop --user, --account, --quantity and the offer and date options")
+            }
+            return try c.write { s throws(StoreError) -> ExitCode in
+                let effects = try s.apply(.family(.buy(id, member: member)))
+                guard case .payment(let payment) = effects.outcome else { return ExitCode(effects.outcome) }
+                if c.json {
+                    c.printJSON { TransactionJSON.write(payment.transaction, into: &$0) }
+                } else {
+                    c.stdout.line(TransactionText.line(payment.transaction) + "  (\(member)'s own)")
+                }
+                return ExitCode(effects.outcome)
+            }
+        }
         let command: Command =
             options.map { .buyWithOptions(id, user: user, quantity: quantity, options: $0) }
             ?? .buy(id, user: user, quantity: quantity)
@@ -103,9 +131,24 @@ enum OfferArguments {
     static let discountParts = ["key-id", "nonce", "timestamp", "signature"]
 
     static func options(from i: ParsedInvocation, _ c: CommandContext) throws -> PurchaseOptions? {
-        let given = ["offer", "offer-jws", "intro-eligibility-jws", "code-offer", "win-back", "billing-plan"] + discountParts
+        let given =
+            ["offer", "offer-jws", "intro-eligibility-jws", "code-offer", "win-back", "billing-plan"] + discountParts
+            + ["purchase-date", "renewal-behavior"]
         guard given.contains(where: i.isGiven) else { return nil }
         var options = PurchaseOptions()
+        if let text = i.value("purchase-date") {
+            guard let date = Timestamp(rfc3339: text) else {
+                throw i.usageError(
+                    "bad --purchase-date '\(text)'; write RFC 3339 such as 2025-03-01T12:00:00Z, or a date such as 2025-03-01")
+            }
+            options.purchaseDate = date
+        }
+        if let behavior = try i.choice("renewal-behavior", among: PurchaseOptions.RenewalBehavior.names) {
+            guard options.purchaseDate != nil else {
+                throw i.usageError("--renewal-behavior needs --purchase-date (it says what a backdated subscription does)")
+            }
+            options.renewalBehavior = PurchaseOptions.RenewalBehavior(rawValue: behavior)!
+        }
         if let plan = i.value("billing-plan") {
             guard let parsed = BillingPlanType(rawValue: plan) else {
                 throw i.usageError("unknown --billing-plan '\(plan)'; use upFront or monthly")
@@ -117,14 +160,16 @@ enum OfferArguments {
             var nonce: OfferNonce?
             if let text = i.value("nonce") {
                 guard let parsed = OfferNonce(text) else {
-                    throw i.usageError("bad --nonce '\(text)'; give the UUID the server signed, such as 3f2504e0-4f89-11d3-9a0c-0305e82c3301")
+                    throw i.usageError(
+                        "bad --nonce '\(text)'; give the UUID the server signed, such as 3f2504e0-4f89-11d3-9a0c-0305e82c3301")
                 }
                 nonce = parsed
             }
             var timestamp: Int64?
             if let text = i.value("timestamp") {
                 guard let ms = Int64(text), ms >= 0 else {
-                    throw i.usageError("bad --timestamp '\(text)'; give the signing time in milliseconds since 1970, such as 1767225600000")
+                    throw i.usageError(
+                        "bad --timestamp '\(text)'; give the signing time in milliseconds since 1970, such as 1767225600000")
                 }
                 timestamp = ms
             }

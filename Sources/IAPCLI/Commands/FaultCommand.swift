@@ -8,7 +8,7 @@ enum FaultCommand {
 
     static let group = CommandSpec(
         name: "fault",
-        summary: "Inject failures: products, purchase, restore, refresh-receipt, download, verification",
+        summary: "Inject failures at every StoreKit API Xcode can fail, and downloads and receipt refreshes",
         discussion: """
             An armed fault makes the next request at its point fail with its error, --count times, for one \
             product or any. Faults fire in the order they were added, each firing a faultFired event just \
@@ -64,7 +64,12 @@ enum FaultCommand {
         let text = i.positional("ERROR") ?? ""
         // At `verification`, a verifyReceipt status (21005, receiptServerUnavailable) is an error too.
         let status = point == .verification ? VerifyReceiptStatus.error(spec: text) : nil
-        guard let error = TransactionError(spec: text) ?? status else { throw i.usageError(TransactionError.specProblem(text)) }
+        // StoreKit 2's error names, as Xcode's _storeKitErrors writes them (userCancelled,
+        // networkError, ...), name the SKError an app sees for the same failure.
+        let storeKit2 = StoreKitErrorMapping.errorName(forXcodeCase: text).flatMap(TransactionError.init(spec:))
+        guard let error = TransactionError(spec: text) ?? storeKit2 ?? status else {
+            throw i.usageError(TransactionError.specProblem(text))
+        }
         let count = try i.int("count", in: 1...1000) ?? 1
         var product: ProductID?
         if let p = i.value("product") {

@@ -32,7 +32,11 @@ enum JWSCommand {
                 {"transactionIdentifier", "signedTransactionInfo", "header", "payload"}.
                 """,
             arguments: [ArgumentSpec("TXID", help: "The transaction identifier")],
-            examples: ["iapctl jws 2000000000000001", "iapctl jws 2000000000000001 --json | jq .payload"]
+            options: [MemberOption.spec],
+            examples: [
+                "iapctl jws 2000000000000001", "iapctl jws 2000000000000001 --json | jq .payload",
+                "iapctl jws 2000000000000001 --member alex",
+            ]
         ), run: runShow)
 
     static let renewal = CommandDefinition(
@@ -107,7 +111,19 @@ enum JWSCommand {
     static func runShow(_ c: CommandContext) throws -> ExitCode {
         let id = try TransactionArgument.id(c.invocation.positional("TXID"), in: c.invocation)
         return try c.read { s throws(StoreError) in
-            guard let t = try s.transaction(id) else { throw .unknownTransaction(id) }
+            guard var t = try s.transaction(id) else { throw .unknownTransaction(id) }
+            if let member = try MemberOption.member(c, in: s.state), t.familyMember != member {
+                // The member's copy of the account's purchase TXID (its latest FAMILY_SHARED one).
+                guard t.familyMember == nil,
+                    let share = s.state.familyGroup.shares.first(where: {
+                        $0.member == member && ($0.purchaserLatestID == id || $0.purchaserOriginalID == id)
+                    })
+                else {
+                    throw .notFound(
+                        "\(member) has no FAMILY_SHARED transaction for \(id) (see 'iapctl queue --member \(member)')")
+                }
+                t = share.latest
+            }
             guard AppStoreServerAPI.isKnown(t) else {
                 throw .notAllowed(
                     "transaction \(id) is \(t.state.name): only purchased and restored transactions have signed data (the payment never reached the App Store)"
@@ -115,7 +131,7 @@ enum JWSCommand {
             }
             let token = try StoreTransactionSigner(session: s).signer.sign(
                 SignedTransactionPayload.bytes(t, context: SignedDataContext(state: s.state)))
-            printToken(token, key: "signedTransactionInfo", id: ("transactionIdentifier", id.description), c)
+            printToken(token, key: "signedTransactionInfo", id: ("transactionIdentifier", t.id.description), c)
             return .success
         }
     }
@@ -124,6 +140,7 @@ enum JWSCommand {
 
     static func runAppTransaction(_ c: CommandContext) throws -> ExitCode {
         let appAppleID = try c.invocation.int("app-apple-id", in: 1...Int.max).map { Int64($0) }
+        if let failed = try FaultGate.fire(c, .appTransaction) { return failed }
         return try c.read { s throws(StoreError) in
             let token = try StoreTransactionSigner(session: s).signer.sign(
                 AppTransactionPayload.bytes(
@@ -141,6 +158,7 @@ enum JWSCommand {
         guard !word.isEmpty else {
             throw c.invocation.usageError("empty subscription id; give a product id such as com.x.vip2 or a transaction id")
         }
+        if let failed = try FaultGate.fire(c, .subscriptionStatus, product: ProductID(word)) { return failed }
         return try c.read { s throws(StoreError) in
             var ref = SubscriptionReference(parsing: word)
             // Any transaction of the subscription names it, as its original id does.

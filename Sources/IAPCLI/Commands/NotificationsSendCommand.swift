@@ -15,7 +15,10 @@ enum NotificationsSendCommand {
                 cause: DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_ENABLED/AUTO_RENEW_DISABLED (auto-renew on/off), EXPIRED \
                 VOLUNTARY (expire), DID_RENEW (renew), REFUND (refund, reason 0), RENEWAL_EXTENDED (the renewal date \
                 extended 1 day, reason 0), RENEWAL_EXTENSION SUMMARY (every active subscriber of TXID's product \
-                extended 1 day; FAILURE for each it cannot extend), TEST (a test notification). Every other type and \
+                extended 1 day; FAILURE for each it cannot extend), TEST (a test notification), CONSUMPTION_REQUEST \
+                (refund request), REFUND_DECLINED (refund decline of the open request), REFUND_REVERSED (refund \
+                reverse), PRICE_INCREASE ACCEPTED (price-consent accept of a pending increase), REVOKE (a refund of \
+                the family's shared purchase). Every other type and \
                 subtype is signed and sent as it is, about TXID when given, changing nothing else (docs/events.md). \
                 Prints the notifications made, as 'iapctl notifications' does; 'iapctl serve --webhook' posts them.
                 """,
@@ -97,6 +100,20 @@ enum NotificationsSendCommand {
         case .test: return .serverAPI(.requestTestNotification)
         case .standalone: return .serverAPI(.sendNotification(n, transaction: id))
         case .refund: return .refund(try transaction(id, in: s).id, reason: 0)
+        case .refundRequest: return .refundRequest(.request(try transaction(id, in: s).id, reason: nil))
+        case .refundDecline: return .refundRequest(.decline(try transaction(id, in: s).id))
+        case .refundReverse: return .refundRequest(.reverse(try transaction(id, in: s).id))
+        case .acceptPriceIncrease:
+            return .answerPriceIncrease(try subscriptionTransaction(id, n, in: s).id, accept: true)
+        case .revokeShared:
+            let t = try transaction(id, in: s)
+            let shared = s.state.family?.shares.contains { $0.purchaserOriginalID == t.originalID } ?? false
+            guard t.familyMember == nil, shared else {
+                throw .notAllowed(
+                    "REVOKE comes from refunding a purchase shared with the family; \(t.id) is not one (see 'iapctl family list' and 'iapctl dump --member NAME')"
+                )
+            }
+            return .refund(t.id, reason: 0)
         case .massExtension:
             let t = try subscriptionTransaction(id, n, in: s)
             return .serverAPI(

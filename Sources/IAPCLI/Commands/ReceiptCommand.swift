@@ -29,8 +29,11 @@ enum ReceiptCommand {
                 and a summary line is printed; with --json the receipt is printed decoded, in the shape of \
                 'iapctl receipt decode --json'. Reading the receipt changes nothing in the store.
                 """,
-            options: [.value("der", "file", help: "Write the receipt's DER bytes to this file")],
-            examples: ["iapctl receipt > receipt.b64", "iapctl receipt --der receipt.der", "iapctl receipt --json"]
+            options: [.value("der", "file", help: "Write the receipt's DER bytes to this file"), MemberOption.spec],
+            examples: [
+                "iapctl receipt > receipt.b64", "iapctl receipt --der receipt.der", "iapctl receipt --json",
+                "iapctl receipt --member alex --json",
+            ]
         ), run: runShow)
 
     static let decode = CommandDefinition(
@@ -51,7 +54,7 @@ enum ReceiptCommand {
         let derPath = i.value("der")
         if let derPath, derPath.isEmpty { throw i.usageError("empty --der; give the file to write the receipt to") }
         return try c.read { s throws(StoreError) in
-            let (der, _) = try StoreReceipt.build(s)
+            let (der, _) = try StoreReceipt.build(s, member: try MemberOption.member(c, in: s.state))
             if let derPath { try OutputFile.write(der, to: derPath) }
             if c.json {
                 let decoded: DecodedReceipt

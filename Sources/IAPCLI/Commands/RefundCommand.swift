@@ -100,6 +100,10 @@ enum RefundCommand {
         let i = c.invocation
         let id = try TransactionArgument.id(i.positional("TXID"), in: i)
         let reason = Int(try i.choice("reason", among: ["0", "1"]) ?? "0") ?? 0
+        // The refund request sheet (beginRefundRequest) is how a customer asks; Xcode's refund
+        // is approved at once. A refund-request fault fails the request.
+        let product = try c.read { s throws(StoreError) in try s.transaction(id)?.productID }
+        if product != nil, let failed = try FaultGate.fire(c, .refundRequest, product: product) { return failed }
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.refund(id, reason: reason))
             for e in effects.events {

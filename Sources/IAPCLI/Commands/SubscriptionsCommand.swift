@@ -15,12 +15,18 @@ enum SubscriptionsCommand {
                 of its group, or its original transaction id.
                 """,
             arguments: [ArgumentSpec("ID", help: "A subscription product id or original transaction id", optional: true)],
-            examples: ["iapctl subscriptions", "iapctl subscriptions com.x.vip2 --json"]
+            options: [MemberOption.spec],
+            examples: ["iapctl subscriptions", "iapctl subscriptions com.x.vip2 --json", "iapctl subscriptions --member alex"]
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let word = c.invocation.positional("ID")
+        // Product.SubscriptionInfo.status: a subscription-status fault fails it.
+        if let failed = try FaultGate.fire(c, .subscriptionStatus, product: word.map(ProductID.init)) { return failed }
         return try c.read { s throws(StoreError) in
+            if let member = try MemberOption.member(c, in: s.state) {
+                return try memberSubscriptions(member, word: word, c, s)
+            }
             var subs = s.state.subscriptions.values.sorted { $0.originalID < $1.originalID }
             var nonRenewing = s.state.nonRenewing.values.sorted { $0.firstID < $1.firstID }
             if let word {
@@ -61,6 +67,68 @@ enum SubscriptionsCommand {
             }
             return .success
         }
+    }
+}
+
+extension SubscriptionsCommand {
+    /// `subscriptions --member NAME`: the family member's shared subscriptions, each its own
+    /// original transaction id, following the purchaser's subscription (status, expiry).
+    static func memberSubscriptions(_ member: String, word: String?, _ c: CommandContext, _ s: StoreSession) throws(StoreError)
+        -> ExitCode
+    {
+        var shares = s.state.familyGroup.shares.filter { $0.member == member && $0.latest.productType == .autoRenewable }
+        if let word {
+            shares = shares.filter {
+                $0.latest.productID.rawValue == word || $0.latest.originalID.description == word
+                    || $0.latest.subscriptionGroup == s.catalog[ProductID(word)]?.subscriptionGroup
+            }
+            guard !shares.isEmpty else {
+                throw .notFound("\(member) has no shared subscription '\(word)' (see 'iapctl subscriptions --member \(member)')")
+            }
+        }
+        func status(_ share: Family.Share) -> String {
+            guard let sub = s.state.subscriptions[share.purchaserOriginalID] else { return "expired" }
+            if let expires = share.latest.expiresDate, expires <= s.state.clock, case .active = sub.status { return "expired" }
+            return sub.status.name
+        }
+        if c.json {
+            c.printJSON { w in
+                w.beginArray()
+                for share in shares {
+                    w.beginObject()
+                    w.key("familyMember")
+                    w.string(member)
+                    w.key("inAppOwnershipType")
+                    w.string("FAMILY_SHARED")
+                    w.key("originalTransactionIdentifier")
+                    w.decimalString(share.latest.originalID.rawValue)
+                    w.key("productIdentifier")
+                    w.string(share.latest.productID.rawValue)
+                    w.key("status")
+                    w.string(status(share))
+                    w.key("expiresDate")
+                    w.optionalString(share.latest.expiresDate?.rfc3339)
+                    w.key("purchaserOriginalTransactionIdentifier")
+                    w.decimalString(share.purchaserOriginalID.rawValue)
+                    w.key("latestTransaction")
+                    TransactionJSON.write(share.latest, into: &w)
+                    w.endObject()
+                }
+                w.endArray()
+            }
+        } else if shares.isEmpty {
+            c.stdout.line("\(member) has no shared subscriptions")
+        } else {
+            var table = TextTable(["ORIGINAL", "PRODUCT", "STATUS", "EXPIRES", "PURCHASER", "LATEST"])
+            for share in shares {
+                table.add([
+                    share.latest.originalID.description, share.latest.productID.rawValue, status(share),
+                    share.latest.expiresDate?.rfc3339 ?? "-", share.purchaserOriginalID.description, share.latest.id.description,
+                ])
+            }
+            c.stdout.write(table.rendered)
+        }
+        return .success
     }
 }
 

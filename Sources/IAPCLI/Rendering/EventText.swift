@@ -65,6 +65,17 @@ enum EventText {
             .subscriptionExpired, .transactionRevoked, .transactionDeleted, .transactionsCleared:
             // Subscription commands print these themselves.
             return nil
+        case .family(let change):
+            switch change {
+            case .memberAdded(let name): return "family member \(name) added"
+            case .memberRemoved(let name): return "family member \(name) removed"
+            case .transactionShared(let t):
+                return "\(t.productID) shared with \(t.familyMember ?? "-") as FAMILY_SHARED transaction \(t.id)"
+            case .memberPurchased(let t):
+                return "\(t.familyMember ?? "-") bought \(t.productID) itself: PURCHASED transaction \(t.id)"
+            case .transactionRevoked(let t):
+                return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) revoked (FAMILY_REVOKE)"
+            }
         case .serverAPI(let change):
             switch change {
             case .appAccountTokenSet(let t, let token): return "app account token of \(t.id) set to \(token)"

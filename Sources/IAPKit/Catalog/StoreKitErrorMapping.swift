@@ -11,6 +11,11 @@ import IAPJSON
 /// `SKError.Code` the app would see (`purchase paymentCancelled`).
 public enum StoreKitErrorMapping {
     /// The iapctl fault point for an Xcode API name, or nil when iapctl has no such point.
+    /// Every category of `SKTestSession.setSimulatedError(_:forAPI:)` has one: loadProducts,
+    /// purchase, verification, appStoreSync, subscriptionStatus, appTransaction,
+    /// manageSubscriptions, refundRequest, offerCodeRedeem (the `_storeKitErrors` names Xcode
+    /// writes: "Load Products" ... "Offer Code Redeem Sheet", as in
+    /// Fixtures/real/storekit/rc-simpleapp-products-v2.storekit).
     ///
     /// `App Store Sync` is StoreKit 2's `AppStore.sync()`, the counterpart of StoreKit 1's
     /// `restoreCompletedTransactions()`; `App Transaction` is `AppTransaction.shared`/`refresh()`,
@@ -21,17 +26,18 @@ public enum StoreKitErrorMapping {
         case "purchase": return "purchase"
         case "verification": return "verification"
         case "appstoresync": return "restore"
-        case "apptransaction": return "refresh-receipt"
+        case "apptransaction": return "app-transaction"
+        case "subscriptionstatus": return "subscription-status"
+        case "managesubscriptionssheet", "managesubscriptions": return "manage-subscriptions"
+        case "refundrequestsheet", "refundrequest": return "refund-request"
+        case "offercoderedeemsheet", "offercoderedeem": return "offer-code-redeem"
         default: return nil
         }
     }
 
-    /// The Xcode API names iapctl knows but does not simulate (a sheet or status call with no
-    /// StoreKit 1 counterpart); an enabled error on one of them is reported, not applied.
-    public static let unsupportedXcodeNames = [
-        "Subscription Status", "Manage Subscriptions Sheet", "Refund Request Sheet", "Offer Code Redeem Sheet",
-        "Transaction Manager",
-    ]
+    /// The Xcode names iapctl knows but does not simulate (Xcode's own window, no API of the
+    /// app); an enabled error on one of them is reported, not applied.
+    public static let unsupportedXcodeNames = ["Transaction Manager"]
 
     /// `SKError.Code` names by raw value (REFERENCE section 1), as `_storeKitError` (format 1 and
     /// 2, the error of "Fail Transactions") stores them.

@@ -170,6 +170,17 @@ public enum EventJSON {
             OfferJSON.writeSubscriptionOffers(offers, into: &w)
         case .life(let change):
             LifeJSON.writeEventFields(change, e.kind, into: &w)
+        case .family(let change):
+            switch change {
+            case .memberAdded(let name), .memberRemoved(let name):
+                w.key("familyMember")
+                w.string(name)
+            case .transactionShared(let t), .transactionRevoked(let t), .memberPurchased(let t):
+                w.key("familyMember")
+                w.optionalString(t.familyMember)
+                w.key("transaction")
+                TransactionJSON.write(t, into: &w)
+            }
         case .serverAPI(let change):
             if let t = change.transaction {
                 w.key("transaction")

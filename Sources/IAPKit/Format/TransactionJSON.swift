@@ -100,6 +100,18 @@ public enum TransactionJSON {
         // The App Store's order id (Look Up Order ID), null for what has no order.
         w.key("orderIdentifier")
         w.optionalString(OrderIdentifier.of(t))
+        // Family Sharing: only a member's transaction has these (so the account's own print as
+        // they always have): StoreKit 2's ownershipType, the member, and the revocation type.
+        if let member = t.familyMember {
+            w.key("inAppOwnershipType")
+            w.string(t.inAppOwnershipType)
+            w.key("familyMember")
+            w.string(member)
+            if t.revocationDate != nil, !t.isMemberPurchase {
+                w.key("revocationType")
+                w.string("FAMILY_REVOKE")
+            }
+        }
         if let token = record?.appAccountToken {
             w.key("appAccountToken")
             w.string(token)

@@ -86,6 +86,13 @@ public enum Command: Hashable, Sendable {
     /// `price-consent ID accept|decline`: the subscriber of the subscription `id` belongs to
     /// (any of its transaction ids) answers the price increase.
     case answerPriceIncrease(TransactionID, accept: Bool)
+    // MARK: - Life (issue 15)
+
+    /// `iapctl family add|remove NAME`: a member joins or leaves the account's family.
+    case family(FamilyRequest)
+    /// The app called a StoreKit API that has no state of its own to change (subscription
+    /// status, AppTransaction, a sheet): an armed fault at `point` fails it (issue 15 item 5).
+    case simulatedAPI(FaultPoint, product: ProductID?)
 }
 
 /// What one `apply` did: the events to record and the latest version of every transaction it

@@ -126,6 +126,11 @@ public indirect enum EventKind: Hashable, Sendable {
 
     /// A refund request or price increase step (`LifeChange`).
     case life(LifeChange)
+    // MARK: - Life (issue 15)
+
+    /// Family Sharing: a member joined or left, a member got a FAMILY_SHARED transaction, or one
+    /// was revoked (REVOKE).
+    case family(FamilyChange)
 
     public var name: String {
         switch self {
@@ -174,6 +179,7 @@ public indirect enum EventKind: Hashable, Sendable {
         case .subscriptionOffersChanged: return "subscriptionOffersChanged"
         case .serverAPI(let change): return change.name
         case .life(let change): return change.name
+        case .family(let change): return change.name
         }
     }
 
@@ -195,6 +201,7 @@ public indirect enum EventKind: Hashable, Sendable {
         case .receipt(let e): return e.transaction
         case .serverAPI(let change): return change.transaction
         case .life(let change): return change.transaction
+        case .family(let change): return change.transaction
         }
     }
 }

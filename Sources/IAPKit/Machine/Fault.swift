@@ -11,8 +11,32 @@ public enum FaultPoint: String, CaseIterable, Sendable, Codable {
     case refreshReceipt = "refresh-receipt"
     case download
     case verification
+    // Issue 15: the rest of Xcode's `setSimulatedError(_:forAPI:)` categories (SKTestFailures).
+    case subscriptionStatus = "subscription-status"
+    case appTransaction = "app-transaction"
+    case manageSubscriptions = "manage-subscriptions"
+    case refundRequest = "refund-request"
+    case offerCodeRedeem = "offer-code-redeem"
 
     public static var names: [String] { allCases.map(\.rawValue) }
+
+    /// The StoreKit API category of Xcode's `setSimulatedError(_:forAPI:)` this point simulates
+    /// (`SKTestSession.StoreKitAPI`, the `_storeKitErrors` entry's `name` in parentheses).
+    public var xcodeAPI: String {
+        switch self {
+        case .products: return "loadProducts (Load Products)"
+        case .purchase: return "purchase (Purchase)"
+        case .restore: return "appStoreSync (App Store Sync)"
+        case .refreshReceipt: return "SKReceiptRefreshRequest (StoreKit 1 only)"
+        case .download: return "SKDownload (StoreKit 1 only)"
+        case .verification: return "verification (Verification)"
+        case .subscriptionStatus: return "subscriptionStatus (Subscription Status)"
+        case .appTransaction: return "appTransaction (App Transaction)"
+        case .manageSubscriptions: return "manageSubscriptions (Manage Subscriptions Sheet)"
+        case .refundRequest: return "refundRequest (Refund Request Sheet)"
+        case .offerCodeRedeem: return "offerCodeRedeem (Offer Code Redeem Sheet)"
+        }
+    }
 
     /// What a fault at this point does, for help and `fault list`.
     public var summary: String {
@@ -23,6 +47,11 @@ public enum FaultPoint: String, CaseIterable, Sendable, Codable {
         case .refreshReceipt: return "the next receipt refresh fails"
         case .download: return "a download step or self-hosted download fails (downloadFailed)"
         case .verification: return "the next verification fails with the error"
+        case .subscriptionStatus: return "subscription status fails: 'subscriptions' and 'jws renewal'"
+        case .appTransaction: return "AppTransaction fails: 'jws app-transaction' and 'refresh-receipt'"
+        case .manageSubscriptions: return "the manage subscriptions sheet fails: 'auto-renew on|off'"
+        case .refundRequest: return "the refund request sheet fails: 'refund'"
+        case .offerCodeRedeem: return "the offer code redemption sheet fails: 'buy --code-offer' (transactionFailed)"
         }
     }
 }

@@ -56,6 +56,8 @@ extension Machine {
             guard let sub = state.subscriptions[item.originalID], sub.nextDueDate == item.date else { continue }
             if item.date > state.clock { state.clock = item.date }
             processDue(item.originalID, at: item.date, into: &effects)
+            // A renewal renews the family's shares at once, dated with it (not after the advance).
+            if state.family != nil { shareWithFamily(into: &effects) }
             if let next = state.subscriptions[item.originalID]?.nextDueDate, next <= target {
                 due.push(.init(date: next, originalID: item.originalID))
             }

@@ -94,15 +94,37 @@ extension Machine {
                 )
             }
         }
-        tickRunningDue(into: &effects)
+        let now = state.clock
+        if let date = options.purchaseDate {
+            guard date <= now else { throw .backdate(.inFuture(date, clock: now)) }
+            guard date >= PurchaseOptions.earliestPurchaseDate else { throw .backdate(.beforeEpoch(date)) }
+            // A subscription's periods cannot overlap the group's subscription (one per group).
+            if let group = product.subscriptionGroup, let existing = state.subscriptionGroups[group],
+                let sub = state.subscriptions[existing], sub.expiresDate > date
+            {
+                throw .backdate(.overlaps(date, group: group, until: sub.expiresDate))
+            }
+            // The purchase happens back then: the clock goes to `date` for it (nothing is due
+            // between then and now that has not already run) and comes back to now below.
+            state.clock = date
+        } else {
+            tickRunningDue(into: &effects)
+        }
         var t = newTransaction(product, user: user, quantity: quantity, state: .purchasing)
         emit(.transactionUpdated(t), into: &effects)
-        do {
-            let request = try offerRequest(options, for: product, payer: t, archive: archive)
-            if !request.isPlain { state.offers.requests[t.id] = request }
-            settle(&t, product: product, into: &effects)
-        } catch {
-            t.state = .failed(TransactionError(offer: error))
+        // The offer code redemption sheet (`presentOfferCodeRedeemSheet`) failing.
+        var sheetError: TransactionError?
+        if case .code = options.offer { sheetError = takeFault(.offerCodeRedeem, product: product.id, into: &effects) }
+        if let sheetError {
+            t.state = .failed(sheetError)
+        } else {
+            do {
+                let request = try offerRequest(options, for: product, payer: t, archive: archive)
+                if !request.isPlain { state.offers.requests[t.id] = request }
+                settle(&t, product: product, into: &effects)
+            } catch {
+                t.state = .failed(TransactionError(offer: error))
+            }
         }
         // A request waits with a deferred (Ask to Buy) or interrupted purchase; otherwise the
         // purchase used it or failed.
@@ -110,7 +132,28 @@ extension Machine {
         if !waits { state.offers.requests[t.id] = nil }
         record(t, into: &effects)
         emit(.transactionUpdated(t), into: &effects)
+        if options.purchaseDate != nil { try catchUp(t, to: now, options.renewalBehavior, archive: archive, into: &effects) }
         effects.outcome = .payment(payment(t))
+    }
+
+    /// After a backdated purchase: the subscription it started begins (its SUBSCRIBED comes
+    /// first), `cancel-immediately` turns auto-renew off, then everything due from the purchase
+    /// date up to `now` runs (renewals, or the expiry) and the clock is back at `now` (never
+    /// earlier than it was).
+    private mutating func catchUp(
+        _ t: Transaction, to now: Timestamp, _ behavior: PurchaseOptions.RenewalBehavior, archive: some TransactionArchive,
+        into effects: inout Effects
+    ) throws(StoreError) {
+        try flushFollowups(archive: archive, into: &effects)
+        if behavior == .cancelImmediately, t.productType == .autoRenewable, var sub = state.subscriptions[t.originalID],
+            sub.latestID == t.id, sub.autoRenew
+        {
+            sub.autoRenew = false
+            state.subscriptions[t.originalID] = sub
+            emit(.autoRenewStatusChanged(sub), into: &effects)
+        }
+        runDue(through: now, into: &effects)
+        if state.clock < now { state.clock = now }
     }
 
     /// Checks every offer option of a payment, in StoreKit's order (missing parts, the offer,

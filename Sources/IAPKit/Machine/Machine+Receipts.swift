@@ -10,7 +10,11 @@ extension Machine {
     {
         switch request {
         case .refresh:
-            if let error = takeFault(.refreshReceipt, product: nil, into: &effects) {
+            // AppTransaction.refresh() is StoreKit 2's receipt refresh: an `app-transaction` fault
+            // fails it too.
+            if let error = takeFault(.refreshReceipt, product: nil, into: &effects)
+                ?? takeFault(.appTransaction, product: nil, into: &effects)
+            {
                 emit(.receipt(.refreshFailed(error)), into: &effects)
                 effects.outcome = .receiptRefresh(failure: error)
             } else {

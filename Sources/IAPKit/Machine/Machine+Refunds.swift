@@ -49,6 +49,7 @@ extension Machine {
     /// not refunded already; else why not.
     func refundable(_ id: TransactionID, archive: some TransactionArchive) throws(StoreError) -> Transaction {
         guard let t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        try refuseMemberTransaction(t)
         if let date = t.revocationDate { throw .notAllowed("transaction \(id) was already refunded on \(date)") }
         switch t.state {
         case .purchased:
@@ -78,6 +79,7 @@ extension Machine {
         throws(StoreError)
     {
         guard let visible = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
+        try refuseMemberTransaction(visible)
         let t = visible.deleted
         record(t, into: &effects)
         switch t.productType {
@@ -124,7 +126,24 @@ extension Machine {
         // spent nonces stay (they are the app's and the App Store's, not the account's history).
         state.offers.subscriptions = [:]
         state.offers.requests = [:]
+        // The members stay in the family; what they had through it went with the transactions.
+        var family = state.familyGroup
+        family.shares = []
+        state.familyGroup = family
         emit(.transactionsCleared(count: count), into: &effects)
+    }
+
+    /// A family member's FAMILY_SHARED transaction is the App Store's copy of the purchaser's:
+    /// it is refunded or removed through the purchase or the member (`family remove`).
+    private func refuseMemberTransaction(_ t: Transaction) throws(StoreError) {
+        guard let member = t.familyMember else { return }
+        if t.isMemberPurchase {
+            throw .notAllowed(
+                "cannot refund or delete transaction \(t.id): it is \(member)'s own purchase, and a member's refunds are not simulated"
+            )
+        }
+        let purchaser = state.family?.shares.first { $0.latest.id == t.id }?.purchaserLatestID
+        throw .family(.memberTransaction(t.id, member: member, purchaser: purchaser ?? t.originalID))
     }
 
     /// Removes the ownership entries of a subscription's products.

@@ -90,8 +90,13 @@ public struct Machine: Sendable {
             try raisePrice(product, to: price, storefront: storefront, consentRequired: consent, archive: archive, into: &effects)
         case .answerPriceIncrease(let id, let accept):
             try answerPriceIncrease(id, accept: accept, archive: archive, into: &effects)
+        case .family(let request):
+            try applyFamily(request, archive: archive, into: &effects)
+        case .simulatedAPI(let point, let product):
+            if let error = takeFault(point, product: product, into: &effects) { effects.outcome = .apiFailed(point, error) }
         }
         try flushFollowups(archive: archive, into: &effects)
+        shareWithFamily(into: &effects)
         if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {
             state = before
             throw problem

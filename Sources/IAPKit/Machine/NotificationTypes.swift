@@ -64,15 +64,25 @@ public enum NotificationTypes {
         case massExtension
         /// Request a Test Notification: TEST.
         case test
+        /// `refund request`: CONSUMPTION_REQUEST (issue 15).
+        case refundRequest
+        /// `refund decline` of the open request: REFUND_DECLINED.
+        case refundDecline
+        /// `refund reverse` of a refunded transaction: REFUND_REVERSED.
+        case refundReverse
+        /// `price-consent ID accept` of a pending price increase: PRICE_INCREASE ACCEPTED.
+        case acceptPriceIncrease
+        /// `refund` of the account's purchase shared with its family: REVOKE for each member's
+        /// copy (and REFUND for the purchase).
+        case revokeShared
         /// No state change: a `notificationSent` event carries the notification
         /// (`ServerAPIRequest.sendNotification`).
         case standalone
     }
 
-    /// The cause of each type and subtype. Types iapctl does not model, and those issue 15 is
-    /// adding causes for on other branches (CONSUMPTION_REQUEST, REFUND_DECLINED,
-    /// REFUND_REVERSED, PRICE_INCREASE, REVOKE), are `.standalone` until their cause exists: to
-    /// switch one, return its cause here and build its command in `NotificationsSendCommand`.
+    /// The cause of each type and subtype. Types iapctl does not model (METADATA_UPDATE, MIGRATION,
+    /// ...), and cases whose cause needs a value the notification does not carry (PRICE_INCREASE
+    /// PENDING needs the new price: use `iapctl price-increase`), are `.standalone`.
     public static func cause(_ n: ServerNotification) -> Cause {
         switch (n.type, n.subtype) {
         case ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"?): return .autoRenew(on: true)
@@ -83,6 +93,11 @@ public enum NotificationTypes {
         case ("RENEWAL_EXTENDED", nil): return .extendRenewal
         case ("RENEWAL_EXTENSION", "SUMMARY"?): return .massExtension
         case ("TEST", nil): return .test
+        case ("CONSUMPTION_REQUEST", nil): return .refundRequest
+        case ("REFUND_DECLINED", nil): return .refundDecline
+        case ("REFUND_REVERSED", nil): return .refundReverse
+        case ("PRICE_INCREASE", "ACCEPTED"?): return .acceptPriceIncrease
+        case ("REVOKE", nil): return .revokeShared
         default: return .standalone
         }
     }

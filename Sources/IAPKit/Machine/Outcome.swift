@@ -39,6 +39,10 @@ public enum Outcome: Hashable, Sendable {
     case faultsCleared(count: Int)
     /// Issue 15: a refund request step or a price increase step, with what it changed.
     case life(LifeOutcome)
+    /// `family add|remove`: the member, and what was shared with it or revoked from it.
+    case family(FamilyResult)
+    /// A StoreKit API call an armed fault failed (`Command.simulatedAPI`): exit 1.
+    case apiFailed(FaultPoint, TransactionError)
 }
 
 /// The store's answer to one payment, with the transaction in its final state.
@@ -130,7 +134,7 @@ extension ExitCode {
     /// a restore, refresh or verification that failed 1.
     public init(_ outcome: Outcome) {
         switch outcome {
-        case .done, .faultAdded, .faultsCleared, .launch, .declined, .life: self = .success
+        case .done, .faultAdded, .faultsCleared, .launch, .declined, .life, .family: self = .success
         case .payment(let p): self = ExitCode(p)
         case .promoted(let decision, _, let then):
             if let then {
@@ -145,6 +149,7 @@ extension ExitCode {
         case .storedPaymentsAccepted(let payments): self = .worst(payments.map(ExitCode.init))
         case .finish(let f): self = ExitCode(f)
         case .restore(_, let failure), .receiptRefresh(let failure): self = failure == nil ? .success : .declined
+        case .apiFailed: self = .declined
         case .receiptVerification(let record): self = record.passed ? .success : .declined
         case .transactionVerification(let v):
             switch v {

@@ -80,6 +80,19 @@ extension EventKind {
             return nil
         case .life(let change):
             return change.serverNotification
+        case .family(let change):
+            switch change {
+            // REVOKE (REFERENCE section 11): StoreKit's counterpart is
+            // `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)`, called "whenever App
+            // Store revokes in-app purchases for a family member based on changes in Family
+            // Sharing, or when the purchaser gets a refund for an in-app purchase". The App Store
+            // notifies no member's shared purchase or renewal on its own (documented in
+            // docs/family.md).
+            case .transactionRevoked: return ServerNotification("REVOKE")
+            // The member was charged for its own one-time purchase.
+            case .memberPurchased: return ServerNotification("ONE_TIME_CHARGE")
+            case .memberAdded, .memberRemoved, .transactionShared: return nil
+            }
         case .serverAPI(let change):
             switch change {
             // "The App Store extended the subscription renewal date for a specific subscription"

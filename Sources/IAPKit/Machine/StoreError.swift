@@ -1,3 +1,5 @@
+import IAPTime
+
 /// Everything IAPKit refuses, with the value at fault and how to fix it. `description` is the one
 /// line the CLI prints after `error: `; `exitCode` is the documented code.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -37,6 +39,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(path: String, seconds: Double)
     /// The store path cannot be a store (exit 64, or 65 for a link inside the store).
     case storePath(StorePathProblem)
+    /// Family Sharing (`iapctl family`, `--member`) refused something.
+    case family(FamilyError)
+    /// A backdated purchase (`buy --purchase-date`) with a date it cannot have.
+    case backdate(BackdateError)
 
     public var exitCode: ExitCode {
         switch self {
@@ -50,6 +56,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unavailable: return .unavailable
         case .busy: return .busy
         case .storePath(let problem): return problem.exitCode
+        case .family(let error): return error.exitCode
+        case .backdate: return .usage
         }
     }
 
@@ -97,6 +105,30 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "store \(path) is busy: another iapctl holds its lock after \(seconds)s (retry, or raise --lock-timeout)"
         case .storePath(let problem):
             return problem.description
+        case .family(let error):
+            return error.description
+        case .backdate(let error):
+            return error.description
+        }
+    }
+}
+
+/// Why `buy --purchase-date` was refused (exit 64).
+public enum BackdateError: Hashable, Sendable, CustomStringConvertible {
+    case inFuture(Timestamp, clock: Timestamp)
+    case beforeEpoch(Timestamp)
+    case overlaps(Timestamp, group: String, until: Timestamp)
+
+    public var description: String {
+        switch self {
+        case .inFuture(let date, let clock):
+            return
+                "purchase date \(date.rfc3339) is in the future: the store's clock is \(clock.rfc3339); give a date at or before it (or move the clock with 'iapctl clock set')"
+        case .beforeEpoch(let date):
+            return "purchase date \(date.rfc3339) is before 1970-01-01T00:00:00Z, the earliest date a transaction can carry"
+        case .overlaps(let date, let group, let until):
+            return
+                "purchase date \(date.rfc3339) overlaps the subscription of group \(group), which runs until \(until.rfc3339); give a date at or after it"
         }
     }
 }

@@ -69,6 +69,9 @@ public struct StoreState: Hashable, Sendable, Codable {
     public var priceIncreases: [PriceIncrease]?
     /// Each subscriber's answer to a price increase, by original transaction id; nil when none.
     public var priceConsents: [TransactionID: PriceConsent]?
+    /// Family Sharing: the members and what they have through the family; nil when no family
+    /// (see `Family`, `familyGroup`).
+    public var family: Family?
 
     /// The first purchase that made a product owned.
     public struct Ownership: Hashable, Sendable, Codable {

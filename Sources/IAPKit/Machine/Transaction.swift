@@ -80,6 +80,17 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// `commitmentInfo`: where a monthly-plan period sits in its commitment.
     public var commitment: TransactionCommitment?
 
+    // MARK: - Family Sharing
+
+    /// The family member this transaction belongs to (`inAppOwnershipType` FAMILY_SHARED), or
+    /// nil for the account's own (PURCHASED). See `Family`.
+    public var familyMember: String?
+    /// A family member's own purchase (`buy --member`): the member's, but PURCHASED.
+    public var isMemberPurchase = false
+
+    /// `inAppOwnershipType`: FAMILY_SHARED for a member's shared transaction, else PURCHASED.
+    public var inAppOwnershipType: String { familyMember == nil || isMemberPurchase ? "PURCHASED" : "FAMILY_SHARED" }
+
     public enum Reason: String, Hashable, Sendable, Codable {
         case purchase, renewal
     }

@@ -49,9 +49,24 @@ extension TransactionError {
             self.init(sk)
             return
         }
-        guard let seed = TransactionError.seedErrors.first(where: { $0.name.lowercased() == lowered }) else { return nil }
-        self = seed
+        if let seed = TransactionError.seedErrors.first(where: { $0.name.lowercased() == lowered }) {
+            self = seed
+            return
+        }
+        // StoreKit 2's VerificationResult.VerificationError cases have no SKError: they keep
+        // their own name (Xcode's Verification errors, `_storeKitErrors`).
+        guard let i = TransactionError.verificationErrors.firstIndex(where: { $0.lowercased() == lowered }) else { return nil }
+        let name = TransactionError.verificationErrors[i]
+        self.init(
+            domain: "StoreKit.VerificationResult.VerificationError", code: i, name: name,
+            message: "the signed data did not verify (\(name))")
     }
+
+    /// `VerificationResult.VerificationError`'s cases, in declaration order.
+    public static let verificationErrors = [
+        "revokedCertificate", "invalidCertificateChain", "invalidDeviceVerification", "invalidEncoding", "invalidSignature",
+        "missingRequiredProperties",
+    ]
 
     /// Why `text` is not an error specification: the value, a near name, and the forms accepted.
     public static func specProblem(_ text: String) -> String {

@@ -135,7 +135,16 @@ public enum ReceiptVerification {
         // What the store knows about each transaction, for the fields receipts do not carry.
         var known: [String: Transaction] = [:]
         var latest: [Transaction] = []
-        try session.forEachTransaction { t throws(StoreError) in
+        // A family member's receipt (`receipt --member`) is answered with that member's
+        // transactions: its entries name the member's transaction ids.
+        var member: String?
+        for p in r.inAppPurchasesInOrder {
+            if let text = p.transactionID, let id = TransactionID(parsing: text), let t = try session.transaction(id) {
+                member = t.familyMember
+                break
+            }
+        }
+        try session.forEachTransaction(TransactionFilter(member: member)) { t throws(StoreError) in
             if StoreReceipt.lists(t) {
                 known[t.id.description] = t
                 latest.append(t)
@@ -181,7 +190,7 @@ public enum ReceiptVerification {
             for t in listed { entry(StoreReceipt.entry(t), transaction: t, group: true, &w) }
             w.endArray()
             w.key("latest_receipt")
-            let (der, _) = try StoreReceipt.build(session)
+            let (der, _) = try StoreReceipt.build(session, member: member)
             w.string(Base64.encode(der))
             w.key("pending_renewal_info")
             w.beginArray()
@@ -225,7 +234,10 @@ public enum ReceiptVerification {
             pair("cancellation_reason", String(t?.revocationReason ?? 0), &w)
         }
         if t?.isUpgraded == true { pair("is_upgraded", "true", &w) }
-        pair("in_app_ownership_type", "PURCHASED", &w)
+        // "FAMILY_SHARED: The transaction belongs to a family member who benefits from service.
+        // PURCHASED: The transaction belongs to the purchaser" (App Store Receipts,
+        // in_app_ownership_type).
+        pair("in_app_ownership_type", t?.inAppOwnershipType ?? "PURCHASED", &w)
         if group, let g = t?.subscriptionGroup { pair("subscription_group_identifier", g, &w) }
         w.endObject()
     }

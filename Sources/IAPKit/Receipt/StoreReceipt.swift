@@ -74,10 +74,17 @@ public enum StoreReceipt {
         return Array(sha.finalize().prefix(8))
     }
 
-    /// The store's receipt: the payload and its signed DER.
-    public static func build(_ session: StoreSession) throws(StoreError) -> (der: [UInt8], receipt: AppReceipt) {
+    /// The store's receipt: the payload and its signed DER. With `member`, a family member's
+    /// receipt: its FAMILY_SHARED transactions ("When family members benefit from a shared
+    /// subscription, App Store updates their receipt to include the family-shared purchase",
+    /// App Store Receipts, in_app_ownership_type). The receipt's ASN.1 payload has no ownership
+    /// attribute (REFERENCE section 5): `in_app_ownership_type` exists only in verifyReceipt's
+    /// JSON.
+    public static func build(_ session: StoreSession, member: String? = nil) throws(StoreError) -> (
+        der: [UInt8], receipt: AppReceipt
+    ) {
         var entries: [InAppPurchaseReceipt] = []
-        try session.forEachTransaction { t throws(StoreError) in
+        try session.forEachTransaction(TransactionFilter(member: member)) { t throws(StoreError) in
             if lists(t) { entries.append(entry(t)) }
         }
         let receipt = payload(state: session.state, entries: entries)

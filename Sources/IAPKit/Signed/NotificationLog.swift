@@ -137,6 +137,15 @@ public struct NotificationLog {
             case .subscriptionOffersChanged(let original, let state):
                 offers = (original, state)
                 return
+            case .family(let change):
+                // REVOKE carries the member's revoked FAMILY_SHARED transaction.
+                switch change {
+                case .transactionRevoked(let t): transaction = t
+                case .memberPurchased(let t):
+                    role = .purchase
+                    transaction = t
+                case .memberAdded, .memberRemoved, .transactionShared: return nil
+                }
             case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
                 .restoreFinished, .restoreFailed, .appLaunched, .download, .contentDownload, .storePayment,
                 .transactionFinishPostponed, .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded,

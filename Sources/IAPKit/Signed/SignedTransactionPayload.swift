@@ -24,8 +24,11 @@ import IAPJSON
 ///
 /// The values are the transaction's as `iapctl dump` shows it: `purchaseDate` is
 /// `transactionTimestamp`, `originalPurchaseDate` is `originalTransactionTimestamp`, `price` is
-/// the per-unit `price` in milliunits. A simulated account only purchases for itself, so
-/// `inAppOwnershipType` is always PURCHASED (no Family Sharing).
+/// the per-unit `price` in milliunits. `inAppOwnershipType` is FAMILY_SHARED for a family
+/// member's transaction ("The transaction belongs to a family member who benefits from the
+/// service", StoreKit, Transaction.OwnershipType.familyShared), else PURCHASED; a member's revoked
+/// transaction carries `revocationType` FAMILY_REVOKE (StoreKit's `familyRevocation`: "The
+/// transaction was revoked due to a family sharing revocation").
 public enum SignedTransactionPayload {
     public static func write(_ t: Transaction, context: SignedDataContext, into w: inout JSONWriter) {
         let autoRenewable = t.productType == .autoRenewable
@@ -63,7 +66,7 @@ public enum SignedTransactionPayload {
             w.string(token)
         }
         w.key("inAppOwnershipType")
-        w.string("PURCHASED")
+        w.string(t.inAppOwnershipType)
         w.key("signedDate")
         w.int(context.signedDate.milliseconds)
         if let reason = t.revocationReason, t.revocationDate != nil {
@@ -73,6 +76,10 @@ public enum SignedTransactionPayload {
         if let revoked = t.revocationDate {
             w.key("revocationDate")
             w.int(revoked.milliseconds)
+            if t.familyMember != nil, !t.isMemberPurchase {
+                w.key("revocationType")
+                w.string("FAMILY_REVOKE")
+            }
         }
         // An approved refund request says how much was refunded (issue 15): revocationType
         // REFUND_FULL or REFUND_PRORATED and revocationPercentage in milliunits.

@@ -461,3 +461,39 @@ extension RetentionMessaging: BinaryRecord {
         return out
     }
 }
+
+extension Family: BinaryRecord {
+    func encode(into w: inout ByteWriter) {
+        w.varint(UInt64(members.count))
+        for m in members {
+            w.string(m.name)
+            w.timestamp(m.joined)
+        }
+        w.varint(UInt64(shares.count))
+        for share in shares {
+            w.string(share.member)
+            w.id(share.purchaserOriginalID)
+            w.id(share.purchaserLatestID)
+            w.block { TransactionRecordCodec.encode(share.latest, into: &$0) }
+        }
+    }
+
+    static func decode(from r: inout ByteReader) -> Family? {
+        var out = Family()
+        func count() -> UInt64? { r.varint().flatMap { $0 <= UInt64(r.bytes.count - r.index) ? $0 : nil } }
+        guard let nMembers = count() else { return nil }
+        for _ in 0..<nMembers {
+            guard let name = r.string(), let joined = r.timestamp() else { return nil }
+            out.members.append(Family.Member(name: name, joined: joined))
+        }
+        guard let nShares = count() else { return nil }
+        for _ in 0..<nShares {
+            guard let member = r.string(), let original = r.id(), let latestID = r.id(), let block = r.block(),
+                let latest = TransactionRecordCodec.decode(block)
+            else { return nil }
+            out.shares.append(
+                Family.Share(member: member, purchaserOriginalID: original, purchaserLatestID: latestID, latest: latest))
+        }
+        return out
+    }
+}

@@ -242,6 +242,25 @@ enum EventRecordCodec {
                 w.record(s)
                 w.record(c)
             }
+        // Issue 15 (life-b): kinds 225-249.
+        case .family(let change):
+            switch change {
+            case .memberAdded(let name):
+                kind(225)
+                w.string(name)
+            case .memberRemoved(let name):
+                kind(226)
+                w.string(name)
+            case .transactionShared(let x):
+                kind(227)
+                t(x)
+            case .transactionRevoked(let x):
+                kind(228)
+                t(x)
+            case .memberPurchased(let x):
+                kind(229)
+                t(x)
+            }
         }
     }
 
@@ -447,6 +466,21 @@ enum EventRecordCodec {
             }
             guard let s = r.optional({ $0.record(Subscription.self) }) else { return nil }
             kind = .serverAPI(.notificationSent(ServerNotification(type, subtype), x, s))
+        case 225:
+            guard let name = r.string() else { return nil }
+            kind = .family(.memberAdded(name))
+        case 226:
+            guard let name = r.string() else { return nil }
+            kind = .family(.memberRemoved(name))
+        case 227:
+            guard let x = t() else { return nil }
+            kind = .family(.transactionShared(x))
+        case 228:
+            guard let x = t() else { return nil }
+            kind = .family(.transactionRevoked(x))
+        case 229:
+            guard let x = t() else { return nil }
+            kind = .family(.memberPurchased(x))
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

@@ -30,6 +30,8 @@ enum StateDeltaCodec {
         case serverAPIRecordUpsert = 100, serverAPIRecordRemove, massExtensions, sendAttempts, retention
         // Issue 15, life-a (200-224): whole values, they stay small.
         case refundRequests = 200, priceIncreases = 201, priceConsents = 202
+        // Issue 15 (life-b) numbers its fields from 225.
+        case family = 225
     }
 
     /// The state every store's journal folds from: empty strings, counters and clock at zero,
@@ -173,6 +175,11 @@ enum StateDeltaCodec {
                 w.id(id)
                 w.record(all[id]!)
             }
+        }
+        if full || o.family != new.family {
+            // The whole family: a few members and shares.
+            tag(.family)
+            w.optional(new.family) { $0.record($1) }
         }
         if full || o.sendAttempts != new.sendAttempts {
             // The whole map: it changes one attempt at a time and stays small.
@@ -355,6 +362,9 @@ enum StateDeltaCodec {
                     all[id] = c
                 }
                 s.priceConsents = all.isEmpty ? nil : all
+            case .family:
+                guard let v = r.optional({ $0.record(Family.self) }) else { return false }
+                s.family = v
             case .sendAttempts:
                 guard let n = r.varint(), n <= UInt64(r.bytes.count - r.index) else { return false }
                 var all: [UInt64: [SendAttempt]] = [:]

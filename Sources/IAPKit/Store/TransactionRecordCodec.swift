@@ -21,6 +21,11 @@ enum TransactionRecordCodec {
         case commitment = 154
         // MARK: - Issue 15, life-a (200-224)
         case revocationType = 200, revocationPercentage = 201
+        // MARK: - Life (issue 15, 225-249)
+        /// The family member of a FAMILY_SHARED transaction.
+        case familyMember = 225
+        /// 1: a family member's own purchase (PURCHASED, not shared).
+        case memberPurchase = 226
     }
 
     private static let varintWire: UInt64 = 0
@@ -85,6 +90,8 @@ enum TransactionRecordCodec {
         if let b = t.billingPlan { s(.billingPlan, b.rawValue) }
         if let r = t.revocationType { v(.revocationType, r.code) }
         if let p = t.revocationPercentage { v(.revocationPercentage, UInt64(max(0, p))) }
+        if let m = t.familyMember { s(.familyMember, m) }
+        if t.isMemberPurchase { v(.memberPurchase, 1) }
         if let c = t.commitment {
             w.varint(Tag.commitment.rawValue << 3 | bytesWire)
             w.block { b in
@@ -181,6 +188,8 @@ enum TransactionRecordCodec {
         var commitment: TransactionCommitment?
         var revocationType: RevocationType?
         var revocationPercentage: Int?
+        var familyMember: String?
+        var memberPurchase = false
         func zigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))) }
         while !r.isAtEnd {
             guard let key = r.varint() else { return nil }
@@ -215,6 +224,7 @@ enum TransactionRecordCodec {
                 case .reason: reason = value == 1 ? .renewal : .purchase
                 case .upgradeCredit: credit = zigzag(value)
                 case .isDeleted: deleted = value != 0
+                case .memberPurchase: memberPurchase = value != 0
                 case .offerType:
                     guard let type = OfferType(rawValue: Int(truncatingIfNeeded: value)) else { return nil }
                     offerType = type
@@ -268,6 +278,7 @@ enum TransactionRecordCodec {
                 case .billingPlan:
                     guard let plan = BillingPlanType(rawValue: text) else { return nil }
                     billingPlan = plan
+                case .familyMember: familyMember = text
                 default: break
                 }
             } else {
@@ -299,6 +310,8 @@ enum TransactionRecordCodec {
             offerID: offerID.map(OfferID.init), offerPeriod: offerPeriod, billingPlan: billingPlan, commitment: commitment)
         t.revocationType = revocationType
         t.revocationPercentage = revocationPercentage
+        t.familyMember = familyMember
+        t.isMemberPurchase = memberPurchase
         return t
     }
 }

@@ -238,9 +238,29 @@ struct BadInputTests {
         Row(["consume", "com.x.coin42", "--count", "0"], 64, "'--count' expects an integer from 1 to 1000000, got '0'"),
         Row(["owned", ""], 64, "empty product identifier; give one such as com.x.noads (see 'iapctl help owned')"),
         Row(["promote", ""], 64, "empty product identifier; give one such as com.x.noads (see 'iapctl help promote')"),
+        // Issue 15 (life-b): Family Sharing and backdated purchases.
+        Row(
+            ["family", "add", "bad name"], 64,
+            "bad family member name 'bad name'; use 1-32 letters, digits, '.', '_' or '-', starting with a letter or digit"),
+        Row(
+            ["dump", "--member", "alex"], 3,
+            "unknown family member 'alex': the account has no family (add one with 'iapctl family add alex')"),
+        Row(
+            ["buy", "com.x.noads", "--purchase-date", "nope"], 64,
+            "bad --purchase-date 'nope'; write RFC 3339 such as 2025-03-01T12:00:00Z, or a date such as 2025-03-01 (see 'iapctl help buy')"
+        ),
+        Row(
+            ["buy", "com.x.vip2", "--purchase-date", "2025-01-01", "--renewal-behavior", "renew"], 64,
+            "'--renewal-behavior' expects one of: renew-until-now, cancel-immediately, got 'renew'; did you mean 'renew-until-now'?"
+        ),
+        Row(
+            ["buy", "com.x.noads", "--purchase-date", "2999-01-01"], 64,
+            "purchase date 2999-01-01T00:00:00Z is in the future: the store's clock is 2026-01-01T00:00:01Z; give a date at or before it (or move the clock with 'iapctl clock set')"
+        ),
         Row(
             ["fault", "add", "nowhere", "2"], 64,
-            "<POINT> expects one of: products, purchase, restore, refresh-receipt, download, verification, got 'nowhere'"),
+            "<POINT> expects one of: products, purchase, restore, refresh-receipt, download, verification, subscription-status, app-transaction, manage-subscriptions, refund-request, offer-code-redeem, got 'nowhere'"
+        ),
         Row(
             ["fault", "add", "purchase", "99999"], 64,
             "unknown error '99999'; give an SKError name or code 0-20 (paymentCancelled or 2) or a seed code 100, 136, 200, 300 (see 'iapctl help fault add')"

@@ -73,7 +73,8 @@ struct DurabilityTests {
         let perProcess = 25
         // A generous lock timeout: this test is about lost and duplicated ids, and a loaded CI
         // machine (the suite runs two workers) can keep a waiter behind the lock for seconds.
-        let script = "for i in $(seq \(perProcess)); do \"$0\" --store \"$1\" --lock-timeout 600 buy com.x.coin42 --json || exit 1; done"
+        let script =
+            "for i in $(seq \(perProcess)); do \"$0\" --store \"$1\" --lock-timeout 600 buy com.x.coin42 --json || exit 1; done"
         var processes: [(Process, Pipe)] = []
         for _ in 0..<8 {
             let p = Process()

@@ -55,7 +55,7 @@ struct FaultLedgerCommandTests {
         h.ok(["init"])
         h.expectRefused(
             ["fault", "add", "purchse", "2"], code: 64,
-            "<POINT> expects one of: products, purchase, restore, refresh-receipt, download, verification, got 'purchse'; did you mean 'purchase'?"
+            "<POINT> expects one of: products, purchase, restore, refresh-receipt, download, verification, subscription-status, app-transaction, manage-subscriptions, refund-request, offer-code-redeem, got 'purchse'; did you mean 'purchase'?"
         )
         h.expectRefused(
             ["fault", "add", "purchase", "paymentCanceled"], code: 64,

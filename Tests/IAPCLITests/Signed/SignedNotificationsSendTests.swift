@@ -61,9 +61,7 @@ struct SignedNotificationsSendTests {
         r = h.run(["notifications", "send", "TEST"])
         #expect(r.code == 0 && Self.made(r) == ["TEST -"], "\(r)")
         let standalone: [[String]] = [
-            ["CONSUMPTION_REQUEST", "2000000000000002"], ["REFUND_DECLINED", "2000000000000002"],
-            ["REFUND_REVERSED", "2000000000000002"], ["PRICE_INCREASE", "--subtype", "PENDING", sub],
-            ["PRICE_INCREASE", "--subtype", "ACCEPTED", sub], ["REVOKE", sub], ["METADATA_UPDATE"], ["MIGRATION", sub],
+            ["PRICE_INCREASE", "--subtype", "PENDING", sub], ["METADATA_UPDATE"], ["MIGRATION", sub],
             ["PRICE_CHANGE", sub], ["RESCIND_CONSENT"], ["EXTERNAL_PURCHASE_TOKEN", "--subtype", "UNREPORTED"],
             ["OFFER_REDEEMED", "--subtype", "UPGRADE", sub], ["DID_FAIL_TO_RENEW", "--subtype", "GRACE_PERIOD", sub],
             ["GRACE_PERIOD_EXPIRED", sub], ["DID_CHANGE_RENEWAL_PREF", "--subtype", "DOWNGRADE", sub],
@@ -77,6 +75,25 @@ struct SignedNotificationsSendTests {
         }
         #expect(try Self.subscription(h)["status"] == .string("active"), "the standalone ones change no subscription")
 
+        // Issue 15's causes: a refund request opened and declined, a price increase accepted.
+        r = h.run(["notifications", "send", "CONSUMPTION_REQUEST", "2000000000000002"])
+        #expect(r.code == 0 && Self.made(r) == ["CONSUMPTION_REQUEST -"], "\(r)")
+        r = h.run(["notifications", "send", "REFUND_DECLINED", "2000000000000002"])
+        #expect(r.code == 0 && Self.made(r) == ["REFUND_DECLINED -"], "\(r)")
+        r = h.run(["notifications", "send", "REFUND_DECLINED", "2000000000000002"])
+        #expect(r.code == 4, "no request is open any more: \(r)")
+        r = h.run(["notifications", "send", "PRICE_INCREASE", "--subtype", "ACCEPTED", sub])
+        #expect(r.code == 4, "no price increase is pending: \(r)")
+        r = h.run(["price-increase", "com.x.vip2", "99.99"])
+        #expect(r.code == 0, "\(r)")
+        r = h.run(["notifications", "send", "PRICE_INCREASE", "--subtype", "ACCEPTED", sub])
+        #expect(r.code == 0 && Self.made(r) == ["PRICE_INCREASE ACCEPTED"], "\(r)")
+        #expect(try Self.subscription(h)["status"] == .string("active"))
+        r = h.run(["notifications", "send", "REVOKE", sub])
+        #expect(r.code == 4, "no family shares it: \(r)")
+        r = h.run(["notifications", "send", "REFUND_REVERSED", "2000000000000002"])
+        #expect(r.code == 4, "it is not refunded: \(r)")
+
         // EXPIRED VOLUNTARY and REFUND through their causes.
         r = h.run(["notifications", "send", "EXPIRED", "--subtype", "VOLUNTARY", sub])
         #expect(r.code == 0 && Self.made(r) == ["EXPIRED VOLUNTARY"], "\(r)")
@@ -85,6 +102,10 @@ struct SignedNotificationsSendTests {
         #expect(r.code == 0 && Self.made(r) == ["REFUND -"], "\(r)")
         let shown = try JSONParser.parse(h.run(["show", "2000000000000002", "--json"]).stdout)
         #expect(shown["revocationReason"] == .number("0"), "\(shown)")
+        r = h.run(["notifications", "send", "REFUND_REVERSED", "2000000000000002"])
+        #expect(r.code == 0 && Self.made(r) == ["REFUND_REVERSED -"], "\(r)")
+        let reversed = try JSONParser.parse(h.run(["show", "2000000000000002", "--json"]).stdout)
+        #expect(reversed["revocationReason"] == .null, "the refund is reversed: \(reversed)")
 
         // Apple's verifier decodes every one, with the library's enums.
         let listed = h.run(["notifications", "--json"]).stdout.split(separator: "\n").dropFirst(before)
@@ -92,11 +113,31 @@ struct SignedNotificationsSendTests {
         let expected = h.run(["notifications"]).stdout.split(separator: "\n").dropFirst(before).map {
             $0.split(separator: " ").dropFirst().prefix(2).joined(separator: " ")
         }
-        #expect(expected.count == 2 + 1 + 1 + 2 + 2 + 1 + standalone.count + 2)
+        // The causes above, the standalone ones, issue 15's four (with price-increase's PENDING),
+        // EXPIRED, REFUND and REFUND_REVERSED.
+        #expect(expected.count == 2 + 1 + 1 + 2 + 2 + 1 + standalone.count + 4 + 3)
         let decoded = try AppleVerifier.decode(listed.map { (.notification, $0["signedPayload"]!.stringValue!) })
         #expect(decoded.allSatisfy { $0["error"] == nil }, "\(decoded)")
         #expect(
             decoded.map { "\($0["notificationType"]?.stringValue ?? "?") \($0["subtype"]?.stringValue ?? "-")" } == expected)
+    }
+
+    @Test("REVOKE through its cause: a refund of the family's shared purchase revokes each member's copy")
+    func revokeThroughTheFamily() throws {
+        let h = CLIHarness()
+        #expect(h.run(["init", "--catalog", CLIHarness.fixture("family/catalog.json")]).code == 0)
+        #expect(h.run(["family", "add", "alex"]).code == 0)
+        #expect(h.run(["buy", "com.x.noads"]).code == 0)  // 2000000000000001, alex's copy ...02
+        var r = h.run(["notifications", "send", "REVOKE", "2000000000000002"])
+        #expect(r.code == 4 && r.stderr.contains("is not one"), "a member's copy is not the purchase: \(r)")
+        r = h.run(["notifications", "send", "REVOKE", "2000000000000001"])
+        #expect(r.code == 0 && Self.made(r) == ["REFUND -", "REVOKE -"], "\(r)")
+        let alex = try JSONParser.parse(h.run(["dump", "--member", "alex"]).stdout)
+        #expect(alex.arrayValue?.allSatisfy { $0["revocationDate"] != .null } == true, "\(alex)")
+        let listed = h.run(["notifications", "--json"]).stdout.split(separator: "\n")
+            .compactMap { try? JSONParser.parse(String($0)) }
+        let decoded = try AppleVerifier.decode(listed.map { (.notification, $0["signedPayload"]!.stringValue!) })
+        #expect(decoded.last?["notificationType"]?.stringValue == "REVOKE", "\(decoded)")
     }
 
     static let badInput: [([String], String)] = [
