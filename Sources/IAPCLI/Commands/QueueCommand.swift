@@ -12,7 +12,7 @@ enum QueueCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         try c.read { s throws(StoreError) in
-            let queue = s.state.queue
+            let queue = try s.queuedTransactions()
             if c.json {
                 c.printTransactions(queue)
             } else if queue.isEmpty {
