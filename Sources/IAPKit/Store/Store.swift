@@ -259,11 +259,16 @@ public final class Store {
     public func write<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
         throws(StoreError) -> R
     {
-        _ = try presence()
-        try PosixFile.makeStoreDirectory(path)
+        // A temporary store nobody else knows (`syncs` false: `iapctl run`'s own) that this
+        // object already holds a session for was checked when it was made: skip the path checks.
+        let privateAndKept = !syncs && kept != nil
+        if !privateAndKept {
+            _ = try presence()
+            try PosixFile.makeStoreDirectory(path)
+        }
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
-        if !exists { try initialize(options) }
+        if !privateAndKept && !exists { try initialize(options) }
         if let session = keptSession(options) {
             defer { keep(session) }
             return try Self.run(body, session)
