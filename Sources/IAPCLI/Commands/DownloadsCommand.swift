@@ -37,7 +37,7 @@ enum DownloadsCommand {
                 return .success
             }
             let content = s.state.contentDownloads
-            for t in s.state.queue {
+            for t in try s.queuedTransactions() {
                 let record = content.first { $0.transactionID == t.id }
                 rows += DownloadRow.rows(of: t, content: record)
             }

@@ -33,7 +33,7 @@ enum QueueCommand {
                 }
                 return .success
             }
-            let queue = s.state.queue
+            let queue = try s.queuedTransactions()
             if c.json {
                 c.printTransactions(queue)
             } else if queue.isEmpty {

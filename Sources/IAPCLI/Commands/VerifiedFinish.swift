@@ -6,7 +6,8 @@ import IAPKit
 enum VerifiedFinish {
     static func run(_ c: CommandContext, ids: [TransactionID]?) throws -> ExitCode {
         try c.write { s throws(StoreError) in
-            let targets = ids ?? s.state.queue.filter { $0.state.isFinishable }.map(\.id)
+            let queued = ids == nil ? try s.queuedTransactions() : []
+            let targets = ids ?? queued.filter { $0.state.isFinishable }.map(\.id)
             var finished: [Transaction] = []
             var code = ExitCode.success
             var lines: [String] = []

@@ -1,3 +1,4 @@
+import IAPTime
 import Synchronization
 
 /// The payment queue: unfinished transactions, oldest (lowest id) first.
@@ -14,12 +15,22 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
         /// The latest version of a transaction, or why it cannot be read.
         private let read: (TransactionID) throws(StoreError) -> Transaction?
         /// Copies of a state may be read from several threads; the journal reader is not shared.
-        private let lock = Mutex(())
+        private let lock = Mutex<StoreError?>(nil)
 
         init(_ read: @escaping (TransactionID) throws(StoreError) -> Transaction?) { self.read = read }
 
         func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
             try lock.withLock { _ throws(StoreError) in try read(id) }
+        }
+
+        /// The first read through the queue's subscript that failed (a journal damaged since the
+        /// checkpoint vouched for the id). The subscript cannot throw, so it records the failure
+        /// here and hands back a stand-in; the session throws this before committing or
+        /// returning what was computed from it (exit 65, naming the journal and `iapctl doctor`).
+        var failure: StoreError? { lock.withLock { $0 } }
+
+        fileprivate func fail(_ error: StoreError) {
+            lock.withLock { if case .none = $0 { $0 = error } }
         }
     }
 
@@ -57,16 +68,32 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
         let id = ids[i]
         if let t = decoded[id] { return t }
         // The checkpoint's CRC vouched for the id, and every committed transaction's latest version
-        // is in the journal; a journal damaged since then is refused when it is read this way.
+        // is in the journal; a journal damaged since then is recorded in the source (the session
+        // throws it: exit 65) and a stand-in is returned, never a trap.
+        guard let source else { return Self.standIn(id) }
         do throws(StoreError) {
-            guard let t = try source?.transaction(id) else {
-                fatalError("transaction \(id) of the payment queue is not in the store's journal; run 'iapctl doctor'")
-            }
-            return t
+            if let t = try source.transaction(id) { return t }
+            source.fail(
+                .damaged(
+                    path: "journal",
+                    problem: "transaction \(id) of the payment queue is not in the journal"))
         } catch {
-            fatalError("transaction \(id) of the payment queue cannot be read: \(error)")
+            source.fail(error)
         }
+        return Self.standIn(id)
     }
+
+    /// What the subscript returns for a transaction it could not read: never committed nor
+    /// shown, since the session throws the recorded failure first.
+    private static func standIn(_ id: TransactionID) -> Transaction {
+        Transaction(
+            id: id, originalID: id, productID: ProductID(""), productType: .consumable, quantity: 1, userID: nil,
+            state: .purchasing, date: Timestamp(milliseconds: 0), originalDate: Timestamp(milliseconds: 0), storefront: "",
+            price: .zero, currency: "", charged: false)
+    }
+
+    /// Why a read through the subscript failed, if one did (see `Source.failure`).
+    var readFailure: StoreError? { source?.failure }
 
     /// The queued transaction `id`, read from the journal when it is not held decoded; a read
     /// failure is thrown (the subscript cannot throw).

@@ -1,5 +1,5 @@
-import Synchronization
 import IAPTime
+import Synchronization
 
 /// The store's notifications for the App Store Server API's notification endpoints (Get Test
 /// Notification Status; `NotificationHistorySource`): `NotificationLog` signed with the store's

@@ -173,6 +173,7 @@ public enum Doctor {
                 let catalog = try StoreCatalog.Source(name: stateFile?.catalogName ?? "catalog", bytes: bytes, contentRoot: nil)
                     .parse()
                 report.ok(store.catalogPath, "catalog is intact (\(catalog.products.count) products)")
+                checkCatalogRecord(store, catalog: catalog, sourceSHA256: SHA256.hexDigest(bytes), into: &report)
             }
         } catch {
             report.bad(store.catalogPath, problem(error, file: store.catalogPath))
@@ -183,6 +184,29 @@ public enum Doctor {
             checkJournal(store, stateFile, into: &report)
         }
         return report
+    }
+
+    /// `catalog.bin` must decode and hold exactly the catalog its JSON copy holds; a store
+    /// without one (format 1, or older) gets it from its next write.
+    private static func checkCatalogRecord(_ store: Store, catalog: Catalog, sourceSHA256: String, into report: inout Report) {
+        let path = store.catalogRecordPath
+        do {
+            guard let f = try PosixFile.openForReading(path) else {
+                report.ok(path, "no catalog record yet (the next write makes it from the catalog)")
+                return
+            }
+            let (record, sha) = try CatalogRecord.decode(try f.readAll(), path: path)
+            if sha != sourceSHA256 || record.products != catalog.products
+                || record.settings.map({ [$0.key, $0.value] }) != catalog.settings.map({ [$0.key, $0.value] })
+                || record.offerKeys != catalog.offerKeys
+            {
+                report.bad(path, "does not hold the store's catalog")
+            } else {
+                report.ok(path, "catalog record is intact")
+            }
+        } catch {
+            report.bad(path, problem(error, file: path))
+        }
     }
 
     private static func checkLegacyJournal(_ store: Store, _ stateFile: StateFile?, into report: inout Report) {
@@ -404,6 +428,7 @@ public enum Doctor {
         try PosixFile.replaceAtomically(
             destination.catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes),
             directory: destination.path)
+        try destination.writeCatalogRecord(try source.parse(), sourceSHA256: SHA256.hexDigest(source.bytes))
         var effects = Effects()
         for t in transactions { effects.record(t) }
         var typed: [Event] = []

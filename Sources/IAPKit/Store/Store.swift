@@ -15,6 +15,7 @@ import IAPCrypto
 ///   atomically when the journal has grown `checkpointBound` bytes past it;
 /// - `transactions.idx`: where each transaction's latest version is (derived, rebuildable);
 /// - `catalog`: the catalog the store was created with (checksummed copy);
+/// - `catalog.bin`: that catalog as a binary record (`CatalogRecord`), what commands load;
 /// - `lock`: `flock`ed exclusively by writers and shared by readers.
 ///
 /// Loading reads the checkpoint and folds the frames after it. A command killed at any point
@@ -75,6 +76,7 @@ public final class Store {
     var journalPath: String { path + "/journal" }
     var indexPath: String { path + "/transactions.idx" }
     var catalogPath: String { path + "/catalog" }
+    var catalogRecordPath: String { path + "/catalog.bin" }
     var lockPath: String { path + "/lock" }
     /// A migration's new journal, until it is renamed over `journal` (see `migrate`).
     var migratedJournalPath: String { path + "/journal.v2" }
@@ -94,8 +96,8 @@ public final class Store {
 
     /// The files a store directory may hold; anything else means the directory is not a store.
     static let storeFiles: Set<String> = [
-        "state", "state.tmp", "journal", "journal.v2", "transactions.idx", "catalog", "catalog.tmp", "lock", "signing",
-        "signing.tmp", "catalog-content", "content",
+        "state", "state.tmp", "journal", "journal.v2", "transactions.idx", "catalog", "catalog.tmp", "catalog.bin",
+        "catalog.bin.tmp", "lock", "signing", "signing.tmp", "catalog-content", "content",
     ]
 
     /// What is at the store's path: a store, or nothing yet (missing, or a directory with no
@@ -110,7 +112,7 @@ public final class Store {
             throw .unreadable(path: path, reason: PosixFile.errnoText())
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .storePath(.notADirectory(path)) }
-        for name in ["state", "journal", "journal.v2", "catalog", "lock", "transactions.idx", "signing"] {
+        for name in ["state", "journal", "journal.v2", "catalog", "catalog.bin", "lock", "transactions.idx", "signing"] {
             let file = path + "/" + name
             var l = stat()
             if lstat(file, &l) == 0, (l.st_mode & S_IFMT) != S_IFREG { throw .storePath(.notARegularFile(file)) }
@@ -169,6 +171,7 @@ public final class Store {
         }
         try PosixFile.replaceAtomically(
             catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: path)
+        try writeCatalogRecord(catalog, sourceSHA256: SHA256.hexDigest(source.bytes))
         state.signingSHA256 = try StoreSigning.install(options.signing, in: self)
         unlink(indexPath)
         unlink(migratedJournalPath)
@@ -242,42 +245,57 @@ public final class Store {
             warnings.append(
                 "no store at \(path): showing the empty store it would be, on catalog \(session.catalogName) (create it with 'iapctl init' or any command that writes)"
             )
-            return try body(session)
+            return try Self.run(body, session)
         }
         let lock = try FileLock.acquire(lockPath, mode: .shared, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
-        if let session = keptSession(options) { return try body(session) }
+        if let session = keptSession(options) { return try Self.run(body, session) }
         let session = try load(writable: false, options: options)
         defer { warnings += session.warnings }
-        return try body(session)
+        return try Self.run(body, session)
     }
 
     /// Runs `body` with the store loaded under the exclusive lock; each `session.apply` commits.
     public func write<R>(creating options: StoreCreation = StoreCreation(), _ body: (StoreSession) throws(StoreError) -> R)
         throws(StoreError) -> R
     {
-        _ = try presence()
-        try PosixFile.makeStoreDirectory(path)
+        // A temporary store nobody else knows (`syncs` false: `iapctl run`'s own) that this
+        // object already holds a session for was checked when it was made: skip the path checks.
+        let privateAndKept = !syncs && kept != nil
+        if !privateAndKept {
+            _ = try presence()
+            try PosixFile.makeStoreDirectory(path)
+        }
         let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
         defer { withExtendedLifetime(lock) {} }
-        if !exists { try initialize(options) }
+        if !privateAndKept && !exists { try initialize(options) }
         if let session = keptSession(options) {
             defer { keep(session) }
-            return try body(session)
+            return try Self.run(body, session)
         }
         let session = try load(writable: true, options: options)
         if keepsSession && session.format == 2 {
             defer { keep(session) }
-            return try body(session)
+            return try Self.run(body, session)
         }
         if session.format == 1, let legacy = session.legacy {
             try migrate(legacy)
             let migrated = try load(writable: true, options: options)
             defer { warnings += migrated.warnings }
-            return try body(migrated)
+            return try Self.run(body, migrated)
         }
         defer { warnings += session.warnings }
-        return try body(session)
+        return try Self.run(body, session)
+    }
+
+    /// Runs `body`, then throws a failed read of a queued transaction (`PaymentQueue`'s
+    /// subscript records it instead of trapping), so a result computed from it is never returned.
+    private static func run<R>(_ body: (StoreSession) throws(StoreError) -> R, _ session: StoreSession) throws(StoreError)
+        -> R
+    {
+        let result = try body(session)
+        if let failure = session.queueReadFailure { throw failure }
+        return result
     }
 
     /// Keeps `session` for the next command, stamped with the files as it left them.
@@ -313,11 +331,10 @@ public final class Store {
         guard let catalogHandle = try PosixFile.openForReading(catalogPath) else {
             throw .damaged(path: catalogPath, problem: "missing; the store cannot know its products")
         }
+        // The JSON copy is checked (its CRC, a few thousand instructions) but neither parsed nor
+        // hashed when the binary record is there: a damaged copy is still refused (SPEC 6).
         let catalogBytes = try ChecksummedFile.decode(
             try catalogHandle.readAll(), kind: "catalog", maximumVersion: 1, path: catalogPath)
-        guard SHA256.hexDigest(catalogBytes) == stateFile.catalogSHA256 else {
-            throw .damaged(path: catalogPath, problem: "is not the catalog this store was created with")
-        }
         if let wanted = options.catalogFile {
             let given = try StoreCatalog.Source.read(wanted)
             guard SHA256.hexDigest(given.bytes) == stateFile.catalogSHA256 else {
@@ -330,9 +347,9 @@ public final class Store {
                 )
             }
         }
-        let source = StoreCatalog.Source(name: stateFile.catalogName, bytes: catalogBytes, contentRoot: nil)
         let catalog = StoreCatalog.measure(
-            try source.parse(file: "\(catalogPath) (from \(stateFile.catalogName))"), source: source, contentPath: contentPath)
+            try loadCatalog(stateFile, catalogBytes: catalogBytes, writable: writable),
+            source: StoreCatalog.Source(name: stateFile.catalogName, bytes: [], contentRoot: nil), contentPath: contentPath)
         if let legacy {
             return try StoreSession(store: self, legacy: legacy, catalog: catalog, writable: writable)
         }
@@ -345,6 +362,34 @@ public final class Store {
             }
         }
         return try open(journalPath: journalPath, stateFile: stateFile, catalog: catalog, writable: writable)
+    }
+
+    /// The store's catalog: from its binary record (`catalog.bin`: no JSON parsed, nothing
+    /// hashed), or, for a store that has none yet (format 1, or made before the record), from
+    /// the checksummed JSON copy, writing the record when the session may write. A record that is
+    /// damaged or made from another catalog is refused (exit 65, naming it).
+    private func loadCatalog(_ stateFile: StateFile, catalogBytes: [UInt8], writable: Bool) throws(StoreError) -> Catalog {
+        if let handle = try PosixFile.openForReading(catalogRecordPath) {
+            let (catalog, sha) = try CatalogRecord.decode(try handle.readAll(), path: catalogRecordPath)
+            guard sha == stateFile.catalogSHA256 else {
+                throw .damaged(path: catalogRecordPath, problem: "is not the record of this store's catalog")
+            }
+            return catalog
+        }
+        guard SHA256.hexDigest(catalogBytes) == stateFile.catalogSHA256 else {
+            throw .damaged(path: catalogPath, problem: "is not the catalog this store was created with")
+        }
+        let source = StoreCatalog.Source(name: stateFile.catalogName, bytes: catalogBytes, contentRoot: nil)
+        let catalog = try source.parse(file: "\(catalogPath) (from \(stateFile.catalogName))")
+        if writable { try writeCatalogRecord(catalog, sourceSHA256: stateFile.catalogSHA256) }
+        return catalog
+    }
+
+    /// Writes `catalog.bin` for the catalog whose JSON copy has digest `sourceSHA256`.
+    func writeCatalogRecord(_ catalog: Catalog, sourceSHA256: String) throws(StoreError) {
+        try PosixFile.replaceAtomically(
+            catalogRecordPath, with: CatalogRecord.encode(catalog, sourceSHA256: sourceSHA256), directory: path,
+            sync: syncs)
     }
 
     private func open(journalPath: String, stateFile: StateFile, catalog: Catalog, writable: Bool) throws(StoreError)

@@ -69,9 +69,19 @@ public final class StoreSession {
         let archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
         self.archive = archive
         // Queued transactions the checkpoint names by id are read from the journal when asked for.
-        state.attachQueueSource(PaymentQueue.Source { id throws(StoreError) in try archive.stored(id) })
+        // One source for both copies, so a failed read through either is seen (`queueReadFailure`).
+        let journalPath = journal.path
+        let source = PaymentQueue.Source { id throws(StoreError) in
+            guard let t = try archive.stored(id) else {
+                throw .damaged(
+                    path: journalPath,
+                    problem: "transaction \(id) of the payment queue is not in the journal")
+            }
+            return t
+        }
+        state.attachQueueSource(source)
         var checkpointed = stateFile
-        checkpointed.state.attachQueueSource(PaymentQueue.Source { id throws(StoreError) in try archive.stored(id) })
+        checkpointed.state.attachQueueSource(source)
         self.stateFile = checkpointed
         machine = Machine(catalog: catalog, state: state)
     }
@@ -111,6 +121,7 @@ public final class StoreSession {
         precondition(writable && journal != nil, "apply needs a writing session on a format-2 store")
         var next = machine
         let effects = try next.apply(command, archive: HistoryArchive(base: self))
+        if let failure = next.state.queue.readFailure { throw failure }
         try commit(machine.state, next.state, effects)
         machine = next
         interpret(effects.storeEffects)
@@ -128,6 +139,7 @@ public final class StoreSession {
             let effects = try next.apply(command, archive: BatchArchive(base: self, pending: all.transactions))
             all.merge(effects)
         }
+        if let failure = next.state.queue.readFailure { throw failure }
         try commit(machine.state, next.state, all)
         machine = next
         interpret(all.storeEffects)
@@ -211,6 +223,22 @@ public final class StoreSession {
         if let legacy { return legacy.transactions[id.rawValue].flatMap { $0.isDeleted ? nil : $0 } }
         return try archive?.transaction(id)
     }
+
+    /// The payment queue's transactions, oldest first, each read from the journal when it is not
+    /// held decoded; a read failure (a damaged journal) is thrown, never trapped.
+    public func queuedTransactions() throws(StoreError) -> [Transaction] {
+        var out: [Transaction] = []
+        out.reserveCapacity(state.queue.count)
+        for id in state.queue.ids {
+            if let t = try state.queue.transaction(id) { out.append(t) }
+        }
+        return out
+    }
+
+    /// Why a read through the payment queue's subscript failed during this session, if one did:
+    /// `Store.read`/`write` throw it after their body, so what was computed from the stand-in
+    /// is never the command's result.
+    var queueReadFailure: StoreError? { state.queue.readFailure }
 
     /// The latest version of a transaction, from the queue or history; nil if unknown.
     public func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {

@@ -213,6 +213,7 @@ struct PurchaseFlowTests {
             doctor.stdout == """
                 BAD  \(h.store)/state: checksum mismatch: the file was damaged
                 ok   \(h.store)/catalog: catalog is intact (14 products)
+                ok   \(h.store)/catalog.bin: catalog record is intact
                 ok   \(h.store)/journal: 3 commits: 1 transactions and 3 events, every frame checks
                 store is damaged; add --salvage DIR to copy its valid part into a new store at DIR
 

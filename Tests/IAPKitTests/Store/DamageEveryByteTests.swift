@@ -54,7 +54,7 @@ struct DamageEveryByteTests {
 
     enum Damage: String, CaseIterable, Sendable { case flip, truncate, append }
 
-    @Test("each file, each byte", arguments: ["state", "journal", "catalog", "transactions.idx"], Damage.allCases)
+    @Test("each file, each byte", arguments: ["state", "journal", "catalog", "catalog.bin", "transactions.idx"], Damage.allCases)
     func damage(file: String, kind: Damage) throws {
         let dir = TemporaryDirectory()
         let store = try Self.makeStore(dir)
