@@ -198,8 +198,11 @@ package struct TransactionManagerAPI: Sendable {
             w.beginArray()
             for name in TransactionState.allNames { w.string(name) }
             w.endArray()
+            // The family's members in joining order, as `iapctl family list` lists them: the page's
+            // member filter (`member=`), hidden while there are none.
             w.key("members")
             w.beginArray()
+            for m in state.familyGroup.members { w.string(m.name) }
             w.endArray()
             w.endObject()
         }
@@ -229,9 +232,11 @@ package struct TransactionManagerAPI: Sendable {
         guard let id = TransactionID(parsing: text) else {
             throw .badRequest("'\(text)' is not a transaction id; ids are decimal, like 2000000000000001")
         }
-        // The signed transaction is what 'iapctl jws ID --json' prints, or the CLI's reason there
-        // is none; it reads the store on its own, before the view below.
-        let jws = commandLine.run(["jws", id.description])
+        // The signed transaction is what 'iapctl jws ID --json' prints (with '--member NAME' for
+        // a family member's transaction, as that member's device would get it), or the CLI's
+        // reason there is none; it reads the store on its own, before the view below.
+        let member = try read { s throws(UIRequestError) in (try? s.transaction(id))?.familyMember }
+        let jws = commandLine.run(["jws", id.description] + (member.map { ["--member", $0] } ?? []))
         try read { s throws(UIRequestError) in
             let found: Transaction?
             do {
