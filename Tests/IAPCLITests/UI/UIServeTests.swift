@@ -318,8 +318,12 @@ struct UIServeTests {
         #expect(page("member=alex&product=com.x.coin42").isEmpty)
         #expect(page("member=alex&product=com.x.noads") == alex)
 
-        // Live: a member who joins later is listed at once, with what the account shares.
-        #expect(h.run(["family", "add", "sam"]).code == 0)
+        // A member who joins later (the page's Add: 'family add' through the action endpoint) is
+        // listed at once, with what the account shares.
+        let joined = try server.action(["family", "add", "sam"])
+        #expect(joined.status == 200 && joined.json?["exitCode"] == .number("0"), "\(joined)")
+        #expect(joined.json?["output"]?["familyMember"] == .string("sam"))
+        #expect(try Self.familyNames(h) == ["alex", "sam"])
         #expect(server.get("/ui/api/overview").json?["members"] == .array([.string("alex"), .string("sam")]))
         #expect(page("member=sam") == dump(["--member", "sam"]) && page("member=sam").count == 1)
         #expect(page("member=alex") == alex, "another member's joining changes nothing of alex's")
@@ -341,10 +345,43 @@ struct UIServeTests {
         #expect(d["receiptEntry"] == receipt.first { $0["transactionIdentifier"]?.stringValue == id })
         #expect(d["receiptEntry"] != .null)
 
-        // Leaving revokes alex's copy; the member filter no longer offers alex.
-        #expect(h.run(["family", "remove", "alex"]).code == 0)
+        // A member's copy is not refunded itself: the CLI's refusal, word for word.
+        let refund = try server.action(["refund", id])
+        let cli = h.run(["refund", id])
+        #expect(refund.json?["exitCode"] == .number("4") && cli.code == 4)
+        #expect(refund.json?["error"]?.stringValue.map { "error: \($0)\n" } == cli.stderr)
+
+        // Leaving (the page's Remove) revokes alex's copy; the member filter no longer offers alex.
+        let left = try server.action(["family", "remove", "alex"])
+        #expect(left.json?["exitCode"] == .number("0") && left.json?["output"]?["revoked"]?.arrayValue?.count == 1, "\(left)")
+        #expect(try Self.familyNames(h) == ["sam"])
         #expect(server.get("/ui/api/overview").json?["members"] == .array([.string("sam")]))
         #expect(server.get("/ui/api/transactions?member=alex").status == 400)
+    }
+
+    static func familyNames(_ h: CLIHarness) throws -> [String] {
+        try #require(h.run(["family", "list", "--json"]).json?.arrayValue).compactMap { $0["name"]?.stringValue }
+    }
+
+    @Test("Request Price Increase: the page's form runs 'price-increase', and the subscriber then waits for consent")
+    func priceIncrease() throws {
+        let h = Self.seeded()
+        let server = try UIServer(store: h.store)
+        defer { _ = server.stop() }
+        let raised = try server.action(["price-increase", "com.x.vip2", "14.99"])
+        #expect(raised.status == 200 && raised.json?["exitCode"] == .number("0"), "\(raised)")
+        let subscribers = try #require(raised.json?["output"]?["subscribers"]?.arrayValue)
+        #expect(subscribers.map { $0["priceIncreaseStatus"] } == [.number("0")])
+        let subscriptions = try #require(server.get("/ui/api/subscriptions").json?["subscriptions"]?.arrayValue)
+        #expect(subscriptions.first?["priceIncreaseStatus"] == .number("0"))
+        #expect(
+            .object([("subscriptions", .array(subscriptions))])
+                == .object([("subscriptions", h.run(["subscriptions", "--json"]).json!)]))
+        // Not above the price: the CLI's exit 4 and message.
+        let lower = try server.action(["price-increase", "com.x.vip2", "1.00", "--no-consent"])
+        let cli = h.run(["price-increase", "com.x.vip2", "1.00", "--no-consent"])
+        #expect(lower.json?["exitCode"] == .number(String(cli.code)) && cli.code == 4)
+        #expect(lower.json?["error"]?.stringValue.map { "error: \($0)\n" } == cli.stderr)
     }
 
     @Test("subscriptions and downloads are exactly what the CLI prints with --json")
