@@ -235,8 +235,18 @@ package struct TransactionManagerAPI: Sendable {
         // The signed transaction is what 'iapctl jws ID --json' prints (with '--member NAME' for
         // a family member's transaction, as that member's device would get it), or the CLI's
         // reason there is none; it reads the store on its own, before the view below.
-        let member = try read { s throws(UIRequestError) in (try? s.transaction(id))?.familyMember }
+        let peek = try read { s throws(UIRequestError) in (try? s.transaction(id)) ?? nil }
+        let member = peek?.familyMember
         let jws = commandLine.run(["jws", id.description] + (member.map { ["--member", $0] } ?? []))
+        // A member's shared subscription is the member's, as 'iapctl subscriptions --member NAME'
+        // shows it (the account's subscriptions do not hold it).
+        var memberSubscription: JSONValue?
+        if let member, let peek, peek.productType == .autoRenewable {
+            let listed = commandLine.run(["subscriptions", "--member", member])
+            memberSubscription = (try? JSONParser.parse(listed.stdout))?.arrayValue?.first {
+                $0["originalTransactionIdentifier"]?.stringValue == peek.originalID.description
+            }
+        }
         try read { s throws(UIRequestError) in
             let found: Transaction?
             do {
@@ -251,7 +261,9 @@ package struct TransactionManagerAPI: Sendable {
             w.key("transaction")
             TransactionJSON.write(t, into: &w)
             w.key("subscription")
-            if t.productType == .autoRenewable, let sub = s.state.subscriptions[t.originalID] {
+            if t.familyMember != nil {
+                if let memberSubscription { w.value(memberSubscription) } else { w.null() }
+            } else if t.productType == .autoRenewable, let sub = s.state.subscriptions[t.originalID] {
                 // As 'iapctl subscriptions --json' writes it: with its renewal info and offers.
                 let renewal = try? StoreTransactionSigner.renewalInfo(original: sub.originalID, session: s)
                 SubscriptionJSON.write(

@@ -357,6 +357,16 @@ struct UIServeTests {
         #expect(try Self.familyNames(h) == ["sam"])
         #expect(server.get("/ui/api/overview").json?["members"] == .array([.string("sam")]))
         #expect(server.get("/ui/api/transactions?member=alex").status == 400)
+
+        // A member's shared subscription: its inspector has the member's subscription, as
+        // 'iapctl subscriptions --member sam' shows it.
+        #expect(h.run(["buy", "com.x.vippro"]).code == 0)
+        let samSub = try #require(page("member=sam&product=com.x.vippro").first)
+        let samID = try #require(samSub["transactionIdentifier"]?.stringValue)
+        let shared = try #require(h.run(["subscriptions", "--member", "sam", "--json"]).json?.arrayValue?.first)
+        #expect(server.get("/ui/api/transactions/\(samID)").json?["subscription"] == shared)
+        #expect(shared["inAppOwnershipType"] == .string("FAMILY_SHARED"))
+        #expect(server.get("/ui/api/transactions/\(id)").json?["subscription"] == .null, "a non-consumable has none")
     }
 
     static func familyNames(_ h: CLIHarness) throws -> [String] {
