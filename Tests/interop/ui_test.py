@@ -734,6 +734,10 @@ Promise.allSettled([
             self.wait(lambda: len(member_rows()) == 2, "the subscription is shared with alex")
             self.wait(lambda: self.row_ids() == member_rows(), f"alex's new transaction appears live: {self.row_ids()}")
             check(self.js("return window.__sameDocument") == "yes", "the page was reloaded")
+            # alex's copy of the subscription: the inspector has alex's subscription (subscriptions --member).
+            self.select(member_rows()[0])
+            self.wait(lambda: self.js("return document.querySelector('#inspector-body details[data-section=\"subscription\"]')?.textContent || ''").find("FAMILY_SHARED") >= 0,
+                      "the inspector of alex's subscription shows alex's shared subscription")
 
             txid = shared[0]
             row = self.row(txid)
