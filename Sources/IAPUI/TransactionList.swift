@@ -8,6 +8,10 @@ import IAPRuntime
 /// keeps one compact row per transaction, built once for each committed state of the store (the
 /// journal's length, the event and transaction counters) and reused by every page until the
 /// next commit. Only the rows on the page are then read whole, through the index.
+///
+/// The account's rows and each family member's are kept apart, as `TransactionFilter` keeps
+/// them (`iapctl dump` lists the account's, `dump --member NAME` a member's): a member's list
+/// is scanned the first time it is asked for after a commit.
 package final class TransactionList: @unchecked Sendable {
     /// What the filters look at, for one transaction.
     package struct Row: Sendable, Equatable {
@@ -34,21 +38,32 @@ package final class TransactionList: @unchecked Sendable {
 
     /// Guards `cached`: the server's connection threads share one list.
     private let lock = Lock()
-    private var cached: (version: Version, rows: [Row])?
+    /// The rows of one committed state, by owner: "" the account, else a member's name.
+    private var cached: (version: Version, rows: [String: [Row]])?
 
     package init() {}
 
-    /// Every transaction of the store the session reads (deleted ones left out), newest first.
-    package func rows(_ session: StoreSession) throws(StoreError) -> [Row] {
+    /// Every transaction of the account (or of family member `member`) in the store the session
+    /// reads, deleted ones left out, newest first: `iapctl dump [--member NAME]` reversed.
+    package func rows(_ session: StoreSession, member: String? = nil) throws(StoreError) -> [Row] {
         let version = Version(session)
-        if let hit = lock.withLock({ cached }), hit.version == version { return hit.rows }
+        let owner = member ?? ""
+        if let hit = lock.withLock({ cached }), hit.version == version, let rows = hit.rows[owner] { return rows }
         var rows: [Row] = []
-        rows.reserveCapacity(Int(session.state.nextTransactionID.rawValue - TransactionID.first.rawValue))
-        try session.forEachTransaction { t throws(StoreError) in
+        if member == nil {
+            rows.reserveCapacity(Int(session.state.nextTransactionID.rawValue - TransactionID.first.rawValue))
+        }
+        try session.forEachTransaction(TransactionFilter(member: member)) { t throws(StoreError) in
             rows.append(Row(id: t.id, product: t.productID, state: t.state.name, user: t.userID))
         }
         rows.reverse()
-        lock.withLock { cached = (version, rows) }
+        lock.withLock {
+            if let hit = cached, hit.version == version {
+                cached?.rows[owner] = rows
+            } else {
+                cached = (version, [owner: rows])
+            }
+        }
         return rows
     }
 
@@ -57,11 +72,17 @@ package final class TransactionList: @unchecked Sendable {
         total: Int, transactions: [Transaction]
     ) {
         if let member = query.member {
-            throw .badRequest("no family member '\(member)': this store has no Family Sharing members")
+            // The CLI's own check and message: `--member` of an unknown name, or on a store
+            // without a family, names the members or `family add`.
+            do {
+                try session.state.checkMember(member)
+            } catch {
+                throw .badRequest("\(error)")
+            }
         }
         let all: [Row]
         do {
-            all = try rows(session)
+            all = try rows(session, member: query.member)
         } catch {
             throw .internalError("cannot read the store's transactions: \(error)")
         }

@@ -198,8 +198,11 @@ package struct TransactionManagerAPI: Sendable {
             w.beginArray()
             for name in TransactionState.allNames { w.string(name) }
             w.endArray()
+            // The family's members in joining order, as `iapctl family list` lists them: the page's
+            // member filter (`member=`), hidden while there are none.
             w.key("members")
             w.beginArray()
+            for m in state.familyGroup.members { w.string(m.name) }
             w.endArray()
             w.endObject()
         }
@@ -229,9 +232,21 @@ package struct TransactionManagerAPI: Sendable {
         guard let id = TransactionID(parsing: text) else {
             throw .badRequest("'\(text)' is not a transaction id; ids are decimal, like 2000000000000001")
         }
-        // The signed transaction is what 'iapctl jws ID --json' prints, or the CLI's reason there
-        // is none; it reads the store on its own, before the view below.
-        let jws = commandLine.run(["jws", id.description])
+        // The signed transaction is what 'iapctl jws ID --json' prints (with '--member NAME' for
+        // a family member's transaction, as that member's device would get it), or the CLI's
+        // reason there is none; it reads the store on its own, before the view below.
+        let peek = try read { s throws(UIRequestError) in (try? s.transaction(id)) ?? nil }
+        let member = peek?.familyMember
+        let jws = commandLine.run(["jws", id.description] + (member.map { ["--member", $0] } ?? []))
+        // A member's shared subscription is the member's, as 'iapctl subscriptions --member NAME'
+        // shows it (the account's subscriptions do not hold it).
+        var memberSubscription: JSONValue?
+        if let member, let peek, peek.productType == .autoRenewable {
+            let listed = commandLine.run(["subscriptions", "--member", member])
+            memberSubscription = (try? JSONParser.parse(listed.stdout))?.arrayValue?.first {
+                $0["originalTransactionIdentifier"]?.stringValue == peek.originalID.description
+            }
+        }
         try read { s throws(UIRequestError) in
             let found: Transaction?
             do {
@@ -246,7 +261,9 @@ package struct TransactionManagerAPI: Sendable {
             w.key("transaction")
             TransactionJSON.write(t, into: &w)
             w.key("subscription")
-            if t.productType == .autoRenewable, let sub = s.state.subscriptions[t.originalID] {
+            if t.familyMember != nil {
+                if let memberSubscription { w.value(memberSubscription) } else { w.null() }
+            } else if t.productType == .autoRenewable, let sub = s.state.subscriptions[t.originalID] {
                 // As 'iapctl subscriptions --json' writes it: with its renewal info and offers.
                 let renewal = try? StoreTransactionSigner.renewalInfo(original: sub.originalID, session: s)
                 SubscriptionJSON.write(

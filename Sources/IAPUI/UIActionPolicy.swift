@@ -2,8 +2,9 @@
 /// actions and the few controls around them, and nothing else.
 ///
 /// The list names commands by their CLI path. The page may run a command only if it is listed
-/// here and this build has it (`UICommandLine.usage(of:)`), so the refund request flow and
-/// price-increase consent appear as soon as their commands exist. A command line is refused
+/// here and this build has it (`UICommandLine.usage(of:)`), so the refund request flow,
+/// price increases (Xcode's "Request Price Increase Consent") and consent, and Family Sharing's
+/// `family add` and `family remove` appear as soon as their commands exist. A command line is refused
 /// before anything runs when it gives a global option (the server sets `--store` and `--json`
 /// itself; `--catalog`, `--lock-timeout`, `--help`, `--version` have no place in an action), or
 /// sets `downloader`: that setting is a shell command, and the page may change the store but
@@ -12,8 +13,9 @@ package struct UIActionPolicy: Sendable {
     /// Every command the page may run, in the order `GET /ui/api/actions` lists them.
     package static let whitelist: [[String]] = [
         ["refund", "now"], ["refund", "request"], ["refund", "approve"], ["refund", "decline"], ["refund", "reverse"],
-        ["approve"], ["decline"], ["resolve"], ["expire"], ["renew"], ["auto-renew"], ["price-consent"],
-        ["delete"], ["clear"], ["promote"], ["finish"], ["clock", "advance"], ["config", "set"],
+        ["approve"], ["decline"], ["resolve"], ["expire"], ["renew"], ["auto-renew"], ["price-increase"],
+        ["price-consent"], ["delete"], ["clear"], ["promote"], ["finish"], ["clock", "advance"], ["config", "set"],
+        ["family", "add"], ["family", "remove"],
     ]
 
     /// Settings the page may not change, and why.

@@ -22,8 +22,12 @@ It creates a store in WORKDIR, starts `iapctl ui` on it (or uses --url, a server
   read the API nor change the store, by form or by fetch;
 - it takes a PNG screenshot;
 - and every other button reaches the store: Auto-Renew Off and On, Renew and Expire on a
-  subscription, Buy from Products (a promoted purchase), Finish, Resolve an interrupted purchase,
-  Finish All, a setting by menu and by text field, and Clear (asked first).
+  subscription, the refund request flow, Request Price Increase (the Subscriptions view's form)
+  and Accept Price, Buy from Products (a promoted purchase), Finish, Resolve an interrupted
+  purchase, Finish All, a setting by menu and by text field, and Clear (asked first);
+- Family Sharing, on a second store of Fixtures/family/catalog.json: the sidebar's form adds a
+  member, the member filter lists the member's FAMILY_SHARED transactions (live), the inspector
+  shows its ownership, member, `jws --member` JWS and receipt entry, and Remove takes it out.
 
 Every wait is a bounded poll of a condition (WebDriverWait), never a sleep. Prints one line per
 check and ends with 'N passed, N failed'. Exit 0 when all passed, 1 when one failed, 2 when the
@@ -594,11 +598,28 @@ Promise.allSettled([
         self.wait(lambda: self.store.transaction(coin)["revocationDate"] is None, "Reverse Refund takes the refund back")
 
         self.store.run("buy", "com.x.vippro", expect=None)
-        self.store.run("price-increase", "com.x.vippro", "10.99", expect=0)
-        pending = [x for x in self.store.json("subscriptions") if x.get("priceIncreaseStatus") == 0]
-        check(pending, f"a subscriber waits for consent: {self.store.json('subscriptions')}")
-        sub = pending[0]["originalTransactionIdentifier"]
+        # Request Price Increase Consent, as Xcode's Transaction Manager has it: the Subscriptions
+        # view's form runs 'iapctl price-increase com.x.vippro 10.99' (consent required).
         self.show_view("subscriptions")
+        def choose():
+            Select(self.driver.find_element(By.ID, "pi-product")).select_by_value("com.x.vippro")
+            return True
+        self.wait(choose, "the price increase form offers com.x.vippro")
+        check(self.driver.find_element(By.ID, "pi-consent").is_selected(), "consent is asked for by default")
+        field = self.driver.find_element(By.ID, "pi-price")
+        field.clear()
+        field.send_keys("abc", Keys.ENTER)
+        expected = self.store.run("price-increase", "com.x.vippro", "abc").stderr.strip()
+        check(expected.startswith("error: "), f"the CLI refuses a bad price: {expected!r}")
+        want = "exit 64: " + expected[len("error: "):]
+        self.wait(lambda: self.error() == want, f"the error line says {want!r}, not {self.error()!r}")
+        field.clear()
+        field.send_keys("10.99", Keys.ENTER)
+        self.wait(lambda: [x for x in self.store.json("subscriptions") if x.get("priceIncreaseStatus") == 0],
+                  "Request Price Increase makes a subscriber wait for consent in the store")
+        pending = [x for x in self.store.json("subscriptions") if x.get("priceIncreaseStatus") == 0]
+        sub = pending[0]["originalTransactionIdentifier"]
+        check(pending[0]["productIdentifier"] == "com.x.vippro", f"the increase is com.x.vippro's: {pending[0]}")
         self.click_css(f'#subscriptions tr[data-original="{sub}"] button[data-command="price-consent"]',
                        "the subscription offers Accept Price")
         self.wait(lambda: self.subscription(sub).get("priceIncreaseStatus") == 1, "Accept Price accepts it in the store")
@@ -676,6 +697,81 @@ Promise.allSettled([
         self.wait(lambda: self.row_ids() == [], "the list empties")
         self.wait(lambda: self.driver.find_element(By.ID, "tx-empty").is_displayed(), "the list says there is nothing")
 
+    def test_family_sharing(self):
+        """Family Sharing on its own store (Fixtures/family/catalog.json) and server: the sidebar's
+        form adds a member, a shareable purchase made by the CLI gives the member a FAMILY_SHARED
+        transaction that the member filter lists (live), its inspector shows the member's own JWS
+        and receipt entry and offers no refund, and Remove (asked first) takes the member out."""
+        family = Store(self.store.iapctl, os.path.join(self.args.workdir, "family-store"))
+        family.run("init", "--catalog", self.args.family_catalog, expect=0)
+        family.run("buy", "com.x.coin42", expect=0)
+        server = UIServer(family)
+        try:
+            self.driver.get(server.url)
+            self.wait(lambda: self.js("return document.body.dataset.ready") == "true", "the family store's page is ready")
+            check(self.driver.find_element(By.ID, "f-member-label").get_attribute("hidden") is not None,
+                  "the member filter is hidden while there is no family")
+            field = self.driver.find_element(By.ID, "family-name")
+            field.send_keys("alex", Keys.ENTER)
+            self.wait(lambda: [m["name"] for m in family.json("family", "list")] == ["alex"], "Add puts alex in the store's family")
+            self.wait(lambda: self.driver.find_element(By.ID, "f-member-label").get_attribute("hidden") is None,
+                      "the member filter shows once there is a member")
+            purchase = family.json("buy", "com.x.noads")["transactionIdentifier"]
+            self.wait_row(purchase, state="purchased")
+
+            def member_rows():
+                return [t["transactionIdentifier"] for t in reversed(json.loads(family.run("dump", "--member", "alex", expect=0).stdout))]
+            shared = member_rows()
+            check(len(shared) == 1, f"iapctl dump --member alex: {shared}")
+            def choose():
+                Select(self.driver.find_element(By.ID, "f-member")).select_by_value("alex")
+                return True
+            self.wait(choose, "the member filter offers alex")
+            self.wait(lambda: self.row_ids() == shared, f"the member filter lists alex's transactions {shared}, not {self.row_ids()}")
+            # Live: the account's shareable subscription reaches alex's list without a reload.
+            self.js("window.__sameDocument = 'yes'")
+            family.run("buy", "com.x.vippro", expect=0)
+            self.wait(lambda: len(member_rows()) == 2, "the subscription is shared with alex")
+            self.wait(lambda: self.row_ids() == member_rows(), f"alex's new transaction appears live: {self.row_ids()}")
+            check(self.js("return window.__sameDocument") == "yes", "the page was reloaded")
+            # alex's copy of the subscription: the inspector has alex's subscription (subscriptions --member).
+            self.select(member_rows()[0])
+            self.wait(lambda: self.js("return document.querySelector('#inspector-body details[data-section=\"subscription\"]')?.textContent || ''").find("FAMILY_SHARED") >= 0,
+                      "the inspector of alex's subscription shows alex's shared subscription")
+
+            txid = shared[0]
+            row = self.row(txid)
+            check(row.get_attribute("data-state") == "purchased", "alex's copy is purchased")
+            self.select(txid)
+            self.wait(lambda: "FAMILY_SHARED · alex" in self.driver.find_element(By.ID, "inspector-subtitle").text,
+                      "the inspector names the ownership and the member")
+            fields = self.js("return [...document.querySelectorAll('#inspector-body details[data-section=\"transaction\"] dt')].map(e => e.textContent)")
+            check("inAppOwnershipType" in fields and "familyMember" in fields, f"the inspector lists the family fields: {fields}")
+            expected = json.loads(family.run("jws", txid, "--member", "alex", "--json", expect=0).stdout)
+            self.wait(lambda: self.js("return document.getElementById('jws-token')?.textContent") == expected["signedTransactionInfo"],
+                      "the inspector's JWS is 'iapctl jws TXID --member alex'")
+            payload = json.loads(self.driver.find_element(By.CSS_SELECTOR, 'pre[aria-label="JWS payload"]').text)
+            check(payload["inAppOwnershipType"] == "FAMILY_SHARED", f"the signed payload is FAMILY_SHARED: {payload}")
+            receipt = self.driver.find_element(By.CSS_SELECTOR, '#inspector-body details[data-section="receipt"]').text
+            check(txid in receipt, f"alex's receipt entry is shown: {receipt!r}")
+            check(not self.driver.find_elements(By.CSS_SELECTOR, '#inspector-actions button[data-command^="refund"], #inspector-actions button[data-command="delete"]'),
+                  "a member's copy offers no refund or delete (the CLI refuses them)")
+
+            # Remove asks first, then alex leaves: the filter goes back to the account's list.
+            self.click_css('#family-members button[aria-label="Remove alex from the family"]', "the sidebar offers Remove for alex")
+            self.wait(lambda: self.js("return document.getElementById('confirm').open"), "Remove asks first")
+            self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+            self.wait(lambda: family.json("family", "list") == [], "Enter removes alex from the store's family")
+            names = [json.loads(line)["name"] for line in family.run("events", expect=0).stdout.splitlines()]
+            check(names.count("familyTransactionRevoked") == 2, f"leaving revokes alex's two transactions: {names[-6:]}")
+            self.wait(lambda: self.driver.find_element(By.ID, "f-member-label").get_attribute("hidden") is not None,
+                      "the member filter hides again")
+            account = [t["transactionIdentifier"] for t in reversed(family.dump())]
+            self.wait(lambda: self.row_ids() == account, f"the list is the account's again: {self.row_ids()} (want {account})")
+            check(not self.error(), f"no error line: {self.error()!r}")
+        finally:
+            server.stop()
+
     # -- running ---------------------------------------------------------------------------
 
     def seed(self):
@@ -710,6 +806,7 @@ Promise.allSettled([
             self.test_buy_finish_resolve,
             self.test_settings,
             self.test_clear,
+            self.test_family_sharing,
         ]
         passed = failed = 0
         try:
@@ -750,6 +847,8 @@ def main():
     parser.add_argument("--store", help="the store of a server given with --url (default: WORKDIR/store, created)")
     parser.add_argument("--url", help="use this running server instead of starting 'iapctl ui'")
     parser.add_argument("--screenshot", help="write a PNG of the page here")
+    parser.add_argument("--family-catalog", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "family", "catalog.json"),
+                        help="the Family Sharing catalog (default: Fixtures/family/catalog.json)")
     parser.add_argument("--chromium", help="the Chromium binary (default: chromium on PATH)")
     parser.add_argument("--chromedriver", help="the ChromeDriver binary (default: chromedriver on PATH)")
     args = parser.parse_args()

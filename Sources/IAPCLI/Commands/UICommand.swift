@@ -12,11 +12,13 @@ enum UICommand {
                 Starts a server on a free loopback port and prints 'Transaction Manager at \
                 http://127.0.0.1:PORT/ (Ctrl-C stops it)' as its first line (with --json: {"url", "host", \
                 "port"}); open that address in a browser. The page lists the store's transactions (newest \
-                first, filtered, paged), shows every field, the signed transaction, the receipt entry and \
-                the events of the one selected, the subscriptions, downloads, clock and settings, and \
-                updates as any process changes the store. Its buttons (refund, approve or decline Ask to \
-                Buy, resolve, expire, renew, auto-renew, delete, clear, buy from the App Store, finish, \
-                advance the clock, settings) run the same commands as the CLI. Only the page itself can \
+                first, filtered by product, state, account or family member, paged), shows every field, the \
+                signed transaction, the receipt entry and the events of the one selected, the \
+                subscriptions, downloads, family, clock and settings, and updates as any process changes \
+                the store. Its buttons and forms (refund and refund requests, approve or decline Ask to \
+                Buy, resolve, expire, renew, auto-renew, price increases and consent, delete, clear, buy \
+                from the App Store, finish, family add and remove, advance the clock, settings) run the \
+                same commands as the CLI. Only the page itself can \
                 act: every action needs the token the server writes into it. SIGINT (Ctrl-C) or SIGTERM \
                 stops it with 0. 'iapctl serve' serves the same page at /. See docs/ui.md.
                 """,

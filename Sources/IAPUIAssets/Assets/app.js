@@ -282,11 +282,54 @@ function renderOverview(first) {
     fillSelect($('f-product'), o.products.map((p) => [p.productIdentifier, p.productIdentifier]));
     fillSelect($('f-state'), o.states.map((s) => [s, s]));
   }
+  // Family Sharing: the member filter shows a member's transactions ('iapctl dump --member NAME');
+  // a member who left is no longer offered, and the list goes back to the account's.
   const members = o.members || [];
   $('f-member-label').hidden = members.length === 0;
   fillSelect($('f-member'), members.map((m) => [m, m]));
+  if ($('f-member').value !== app.filters.member) applyFilters();
+  renderFamily(members);
+  fillSelect(
+    $('pi-product'),
+    o.products.filter((p) => p.type === 'autoRenewable').map((p) => [p.productIdentifier, `${p.productIdentifier} (${p.localizedPrice})`]),
+  );
   renderProducts();
   renderSettings();
+}
+
+/** The sidebar's family: each member with Remove (iapctl family remove NAME), asked first. */
+function renderFamily(members) {
+  const list = $('family-members');
+  const focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.member : null;
+  const canRemove = offers('family remove');
+  list.replaceChildren(
+    ...members.map((name) =>
+      el(
+        'li',
+        { 'data-member': name },
+        el('span', { class: 'mono', text: name }),
+        canRemove
+          ? el('button', {
+              type: 'button',
+              'data-command': 'family remove',
+              'data-member': name,
+              'aria-label': `Remove ${name} from the family`,
+              text: 'Remove…',
+              onclick: () =>
+                runAction(['family', 'remove', name], {
+                  confirm: `Remove ${name} from the family? What ${name} has through the family is revoked (REVOKE, FAMILY_REVOKE).`,
+                }),
+            })
+          : null,
+      ),
+    ),
+  );
+  $('family-none').hidden = members.length !== 0;
+  $('family').hidden = members.length === 0 && !offers('family add');
+  if (focused) {
+    const again = list.querySelector(`button[data-member="${CSS.escape(focused)}"]`);
+    (again || $('family-name')).focus();
+  }
 }
 
 function fillSelect(select, options) {
@@ -439,7 +482,16 @@ function fetchBlock(b) {
       setTotal(page.total, gen);
       renderRows();
     })
-    .catch((error) => showError(`transactions: ${error.message}`))
+    .catch((error) => {
+      if (key !== app.filterKey) return;
+      // The member filtered on left the family (another process ran 'family remove'): the
+      // overview no longer lists it, and reading it puts the list back on the account's.
+      if (app.filters.member && error.status === 400) {
+        loadOverview().catch((again) => showError(`overview: ${again.message}`));
+        return;
+      }
+      showError(`transactions: ${error.message}`);
+    })
     .finally(() => {
       const now = app.inflight.get(b);
       if (now && now.promise === promise) app.inflight.delete(b);
@@ -634,6 +686,9 @@ function transactionActions(t, subscription, refundRequest) {
   const id = t.transactionIdentifier;
   const owned = OWNED_STATES.has(t.state) && !isRefunded(t);
   const actions = [];
+  // A family member's transactions are neither refunded nor deleted (the CLI refuses, exit 4): a
+  // FAMILY_SHARED copy goes with the purchaser's refund or the member leaving (docs/family.md).
+  if (t.familyMember) return actions;
   const add = (command, label, args, options = {}) => {
     if (offers(command)) actions.push({ command, label, args, ...options });
   };
@@ -722,6 +777,7 @@ function renderInspector() {
       badge(t.state),
       isRefunded(t) ? badge('refunded') : null,
       el('span', { class: 'muted', text: t.finished ? ' finished' : ' unfinished' }),
+      t.familyMember ? el('span', { class: 'family', id: 'inspector-member', text: ` ${t.inAppOwnershipType} · ${t.familyMember}` }) : null,
     ].filter(Boolean),
   );
 
@@ -1098,6 +1154,38 @@ $('clock-form').addEventListener('submit', async (e) => {
   }
   const result = await runAction(['clock', 'advance', duration]);
   if (result && result.exitCode === 0) input.value = '';
+});
+
+$('family-add-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const input = $('family-name');
+  const name = input.value.trim();
+  if (!name) {
+    showError('Give the new family member a name: 1-32 letters, digits, ".", "_" or "-"');
+    input.focus();
+    return;
+  }
+  const result = await runAction(['family', 'add', name]);
+  if (result && result.exitCode === 0) input.value = '';
+});
+
+$('price-increase-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const product = $('pi-product').value;
+  const newPrice = $('pi-price').value.trim();
+  if (!product) {
+    showError('Choose the auto-renewable subscription whose price goes up');
+    $('pi-product').focus();
+    return;
+  }
+  if (!newPrice) {
+    showError('Give the new price, a decimal in the storefront\'s currency (12.99)');
+    $('pi-price').focus();
+    return;
+  }
+  const args = ['price-increase', product, newPrice, ...($('pi-consent').checked ? [] : ['--no-consent'])];
+  const result = await runAction(args);
+  if (result && result.exitCode === 0) $('pi-price').value = '';
 });
 
 $('finish-all').addEventListener('click', () => runAction(['finish', '--all']));

@@ -166,15 +166,25 @@ struct UIRequestRulesTests {
         #expect(UIActionPolicy(commandLine: FakeCommandLine()).refusal(arguments) == refusal)
     }
 
-    @Test("the refund request flow and price-increase consent are offered once their commands exist")
+    @Test("the refund request flow, price increases and consent, and family add/remove are offered once their commands exist")
     func offeredOnceTheyExist() {
         var cli = FakeCommandLine()
         #expect(!UIActionPolicy(commandLine: cli).available.contains { $0.command == ["refund", "request"] })
-        cli.commands += [["refund", "request"], ["refund", "approve"], ["price-consent"]]
-        let offered = UIActionPolicy(commandLine: cli).available.map(\.command)
+        #expect(!UIActionPolicy(commandLine: cli).available.contains { $0.command.first == "family" })
+        cli.commands += [
+            ["refund", "request"], ["refund", "approve"], ["price-increase"], ["price-consent"], ["family", "add"],
+            ["family", "remove"], ["family", "list"],
+        ]
+        let policy = UIActionPolicy(commandLine: cli)
+        let offered = policy.available.map(\.command)
         #expect(
             offered.contains(["refund", "request"]) && offered.contains(["refund", "approve"])
-                && offered.contains(["price-consent"]))
+                && offered.contains(["price-increase"]) && offered.contains(["price-consent"]))
+        #expect(offered.suffix(2) == [["family", "add"], ["family", "remove"]])
+        #expect(
+            policy.refusal(["family", "add", "alex"]) == nil && policy.refusal(["price-increase", "com.x.vip2", "12.99"]) == nil)
+        // Reading the family is the overview's (its members), not an action.
+        #expect(policy.refusal(["family", "list"])?.hasPrefix("'family list' is not an action the page may run") == true)
         #expect(!offered.contains(["refund", "reverse"]) && !offered.contains(["init"]) && !offered.contains(["buy"]))
     }
 }

@@ -241,7 +241,7 @@ struct UIServeTests {
             ("offset=-1", "offset '-1' is not a row number; give 0 or more"),
             ("state=refunded", "unknown state 'refunded'; give one of purchasing, purchased, failed, restored, deferred"),
             ("sort=date", "unknown query parameter 'sort'; use offset, limit, product, state, account or member"),
-            ("member=Ann", "no family member 'Ann': this store has no Family Sharing members"),
+            ("member=Ann", "unknown family member 'Ann': the account has no family (add one with 'iapctl family add Ann')"),
             ("offset=%zz", "malformed query string 'offset=%zz'; use offset=0&limit=100&product=ID"),
         ] {
             let r = server.get("/ui/api/transactions?" + query)
@@ -292,6 +292,108 @@ struct UIServeTests {
                 == "'abc' is not a transaction id; ids are decimal, like 2000000000000001")
     }
 
+    @Test(
+        "Family Sharing: the overview lists the members, member= pages what 'dump --member' lists, a member's inspector signs and lists as --member"
+    )
+    func familyMembers() throws {
+        let h = CLIHarness()
+        #expect(h.run(["init", "--catalog", CLIHarness.fixture("family/catalog.json")]).code == 0)
+        #expect(h.run(["family", "add", "alex"]).code == 0)
+        #expect(h.run(["buy", "com.x.noads"]).code == 0)
+        #expect(h.run(["buy", "com.x.coin42"]).code == 0)
+        let server = try UIServer(store: h.store)
+        defer { _ = server.stop() }
+        #expect(server.get("/ui/api/overview").json?["members"] == .array([.string("alex")]))
+        func page(_ query: String) -> [JSONValue] {
+            server.get("/ui/api/transactions?" + query).json?["transactions"]?.arrayValue ?? []
+        }
+        func dump(_ arguments: [String]) -> [JSONValue] {
+            Array((h.run(["dump"] + arguments).json?.arrayValue ?? []).reversed())
+        }
+        // The account's list keeps the members' copies out, as 'iapctl dump' does.
+        #expect(page("") == dump([]) && page("").count == 2)
+        let alex = page("member=alex")
+        #expect(alex == dump(["--member", "alex"]) && alex.count == 1, "\(alex)")
+        #expect(alex.first?["inAppOwnershipType"] == .string("FAMILY_SHARED") && alex.first?["familyMember"] == .string("alex"))
+        #expect(page("member=alex&product=com.x.coin42").isEmpty)
+        #expect(page("member=alex&product=com.x.noads") == alex)
+
+        // A member who joins later (the page's Add: 'family add' through the action endpoint) is
+        // listed at once, with what the account shares.
+        let joined = try server.action(["family", "add", "sam"])
+        #expect(joined.status == 200 && joined.json?["exitCode"] == .number("0"), "\(joined)")
+        #expect(joined.json?["output"]?["familyMember"] == .string("sam"))
+        #expect(try Self.familyNames(h) == ["alex", "sam"])
+        #expect(server.get("/ui/api/overview").json?["members"] == .array([.string("alex"), .string("sam")]))
+        #expect(page("member=sam") == dump(["--member", "sam"]) && page("member=sam").count == 1)
+        #expect(page("member=alex") == alex, "another member's joining changes nothing of alex's")
+        let unknown = server.get("/ui/api/transactions?member=alx")
+        #expect(unknown.status == 400)
+        #expect(
+            unknown.json?["errorMessage"]?.stringValue
+                == "unknown family member 'alx'; did you mean 'alex'? (members: alex, sam)")
+
+        // A member's transaction in the inspector: its own JWS ('jws ID --member alex') and its
+        // entry in alex's receipt.
+        let id = try #require(alex.first?["transactionIdentifier"]?.stringValue)
+        let d = try #require(server.get("/ui/api/transactions/\(id)").json)
+        #expect(d["transaction"] == alex.first)
+        let jws = try #require(h.run(["jws", id, "--member", "alex", "--json"]).json)
+        #expect(d["signed"]?["token"] == jws["signedTransactionInfo"] && d["signedUnavailable"] == .null, "\(d)")
+        #expect(d["signed"]?["payload"]?["inAppOwnershipType"] == .string("FAMILY_SHARED"))
+        let receipt = try #require(h.run(["receipt", "--member", "alex", "--json"]).json?["inApp"]?.arrayValue)
+        #expect(d["receiptEntry"] == receipt.first { $0["transactionIdentifier"]?.stringValue == id })
+        #expect(d["receiptEntry"] != .null)
+
+        // A member's copy is not refunded itself: the CLI's refusal, word for word.
+        let refund = try server.action(["refund", id])
+        let cli = h.run(["refund", id])
+        #expect(refund.json?["exitCode"] == .number("4") && cli.code == 4)
+        #expect(refund.json?["error"]?.stringValue.map { "error: \($0)\n" } == cli.stderr)
+
+        // Leaving (the page's Remove) revokes alex's copy; the member filter no longer offers alex.
+        let left = try server.action(["family", "remove", "alex"])
+        #expect(left.json?["exitCode"] == .number("0") && left.json?["output"]?["revoked"]?.arrayValue?.count == 1, "\(left)")
+        #expect(try Self.familyNames(h) == ["sam"])
+        #expect(server.get("/ui/api/overview").json?["members"] == .array([.string("sam")]))
+        #expect(server.get("/ui/api/transactions?member=alex").status == 400)
+
+        // A member's shared subscription: its inspector has the member's subscription, as
+        // 'iapctl subscriptions --member sam' shows it.
+        #expect(h.run(["buy", "com.x.vippro"]).code == 0)
+        let samSub = try #require(page("member=sam&product=com.x.vippro").first)
+        let samID = try #require(samSub["transactionIdentifier"]?.stringValue)
+        let shared = try #require(h.run(["subscriptions", "--member", "sam", "--json"]).json?.arrayValue?.first)
+        #expect(server.get("/ui/api/transactions/\(samID)").json?["subscription"] == shared)
+        #expect(shared["inAppOwnershipType"] == .string("FAMILY_SHARED"))
+        #expect(server.get("/ui/api/transactions/\(id)").json?["subscription"] == .null, "a non-consumable has none")
+    }
+
+    static func familyNames(_ h: CLIHarness) throws -> [String] {
+        try #require(h.run(["family", "list", "--json"]).json?.arrayValue).compactMap { $0["name"]?.stringValue }
+    }
+
+    @Test("Request Price Increase: the page's form runs 'price-increase', and the subscriber then waits for consent")
+    func priceIncrease() throws {
+        let h = Self.seeded()
+        let server = try UIServer(store: h.store)
+        defer { _ = server.stop() }
+        let raised = try server.action(["price-increase", "com.x.vip2", "14.99"])
+        #expect(raised.status == 200 && raised.json?["exitCode"] == .number("0"), "\(raised)")
+        let subscribers = try #require(raised.json?["output"]?["subscribers"]?.arrayValue)
+        #expect(subscribers.map { $0["priceIncreaseStatus"] } == [.number("0")])
+        let subscriptions = try #require(server.get("/ui/api/subscriptions").json?["subscriptions"]?.arrayValue)
+        #expect(subscriptions.first?["priceIncreaseStatus"] == .number("0"))
+        #expect(
+            .object([("subscriptions", .array(subscriptions))])
+                == .object([("subscriptions", h.run(["subscriptions", "--json"]).json!)]))
+        // Not above the price: the CLI's exit 4 and message.
+        let lower = try server.action(["price-increase", "com.x.vip2", "1.00", "--no-consent"])
+        let cli = h.run(["price-increase", "com.x.vip2", "1.00", "--no-consent"])
+        #expect(lower.json?["exitCode"] == .number(String(cli.code)) && cli.code == 4)
+        #expect(lower.json?["error"]?.stringValue.map { "error: \($0)\n" } == cli.stderr)
+    }
+
     @Test("subscriptions and downloads are exactly what the CLI prints with --json")
     func subscriptionsAndDownloads() throws {
         let h = Self.seeded()
@@ -315,8 +417,8 @@ struct UIServeTests {
         #expect(
             offered.map { $0["command"]?.stringValue ?? "" } == [
                 "refund now", "refund request", "refund approve", "refund decline", "refund reverse", "approve", "decline",
-                "resolve", "expire", "renew", "auto-renew", "price-consent", "delete", "clear", "promote", "finish",
-                "clock advance", "config set",
+                "resolve", "expire", "renew", "auto-renew", "price-increase", "price-consent", "delete", "clear", "promote",
+                "finish", "clock advance", "config set", "family add", "family remove",
             ])
         // 'refund TXID' is the refund group's default subcommand, 'refund now TXID'.
         #expect(offered.first?["usage"] == .string("refund now <TXID> [--reason <0|1>]"))
