@@ -19,6 +19,9 @@ struct FamilyRefundCLITests {
 
         let reverse = h.run(["refund", "reverse", "2000000000000001"])
         #expect(reverse.code == 0, "\(reverse)")
+        #expect(
+            reverse.stdout.hasSuffix("alex's FAMILY_SHARED transaction 2000000000000002 (com.x.noads) no longer revoked\n"),
+            "\(reverse.stdout)")
         let alex = try #require(try FamilyCLITests.json(h.run(["dump", "--member", "alex"])).arrayValue)
         #expect(alex.count == 1 && alex[0]["transactionIdentifier"] == .string("2000000000000002"))
         #expect(alex[0]["revocationTimestamp"] == nil || alex[0]["revocationTimestamp"] == .null, "\(alex[0])")
@@ -34,6 +37,7 @@ struct FamilyRefundCLITests {
 
         let delete = h.run(["delete", "2000000000000001", "--yes"])
         #expect(delete.code == 0, "\(delete)")
+        #expect(delete.stdout.hasSuffix("alex's FAMILY_SHARED transaction 2000000000000002 (com.x.noads) deleted\n"), "\(delete)")
         #expect(try FamilyCLITests.json(h.run(["dump", "--member", "alex"])).arrayValue?.isEmpty == true)
         let list = try FamilyCLITests.json(h.run(["family", "list", "--json"]))
         #expect(list.arrayValue?.map { $0["name"]?.stringValue } == ["alex"])
