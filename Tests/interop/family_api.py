@@ -9,7 +9,8 @@ Usage (run by FamilyServerAPITests, docs/family.md "The server API"):
 Apple's `AppStoreServerAPIClient` (the pinned app-store-server-library, sending to --base-url
 through asl_driver's `LocalClient`) calls Get Transaction Info, Get Transaction History v1 and
 v2, Get All Subscription Statuses and Get Refund History with the member's transaction id, and
-Look Up Order ID with the purchaser's order id; every signed payload is verified and decoded with
+Look Up Order ID with the purchaser's order id, and Extend a Subscription Renewal Date with the
+member's original id (Apple's 4030007 expected); every signed payload is verified and decoded with
 the library's `SignedDataVerifier`. It prints one JSON object: each call's decoded transactions
 (enum fields as their raw values) and renewal infos, for the caller to judge. Exit 0 when every
 call answered and every payload verified, 1 otherwise (the JSON says which), 3 when the library
@@ -30,6 +31,8 @@ try:
     from appstoreserverlibrary.api_client import APIException, GetTransactionHistoryVersion
     from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
     from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+    from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
     from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
     from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
     from asl_driver import LocalClient
@@ -62,6 +65,7 @@ def main():
     parser.add_argument("--member-transaction", required=True)
     parser.add_argument("--purchaser-transaction", required=True)
     parser.add_argument("--order-id", required=True)
+    parser.add_argument("--member-original", help="a member's shared subscription's original id: extend it (4030007)")
     args = parser.parse_args()
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost,::1"
 
@@ -141,6 +145,19 @@ def main():
         return {"status": answer.rawStatus, "transactions": transactions("order", answer.signedTransactions)}
 
     call("order", order)
+
+    def extension():
+        # A member's shared subscription cannot be extended itself: Apple's 4030007.
+        request = ExtendRenewalDateRequest(extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION,
+                                           requestIdentifier="5f1e3c1a-0c2b-4d4e-9f10-1a2b3c4d5e6f")
+        try:
+            client.extend_subscription_renewal_date(args.member_original, request)
+        except APIException as error:
+            return {"status": error.http_status_code, "errorCode": error.raw_api_error}
+        return {"status": 200}
+
+    if args.member_original:
+        call("extension", extension)
     print(json.dumps(out, sort_keys=True), flush=True)
     sys.exit(0 if not out["errors"] else 1)
 

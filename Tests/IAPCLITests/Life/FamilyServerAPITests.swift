@@ -44,7 +44,7 @@ struct FamilyServerAPITests {
             [
                 Self.script, "--base-url", server.url, "--key", h.path("AuthKey_ABC123DEFG.p8"), "--root",
                 CLIHarness.fixture("signing/root.pem"), "--member-transaction", alexRenewal, "--purchaser-transaction",
-                accountIDs[0], "--order-id", order,
+                accountIDs[0], "--order-id", order, "--member-original", alexSub,
             ])
         #expect(server.stop() == 0)
         let out = try JSONParser.parse(r.stdout)
@@ -87,5 +87,7 @@ struct FamilyServerAPITests {
         #expect(out["order"]?["status"] == .number("0"))
         let ordered = out["order"]?["transactions"]?.arrayValue ?? []
         #expect(Self.ids(ordered) == [accountIDs[1]] && ordered.first?["inAppOwnershipType"] == .string("PURCHASED"))
+        // Extend a Subscription Renewal Date of alex's shared subscription: Apple's 4030007.
+        #expect(out["extension"]?["status"] == .number("403") && out["extension"]?["errorCode"] == .number("4030007"))
     }
 }

@@ -75,6 +75,25 @@ struct FamilyServerRoutesTests {
             revoked?["status"] == .number("5") && revoked?["originalTransactionId"] == .string(Self.id(4)), "\(revoked ?? .null)")
     }
 
+    @Test("extending a member's shared subscription is 4030007; the purchaser's is extended")
+    func renewalExtension() throws {
+        let h = try Self.family()
+        h.api.writer = TestWriter(h.store.path)
+        let body = #"{"extendByDays":3,"extendReasonCode":1,"requestIdentifier":"5f1e3c1a-0c2b-4d4e-9f10-1a2b3c4d5e6f"}"#
+        let member = h.get("/inApps/v1/subscriptions/extend/\(Self.id(4))", method: "PUT", body: body)
+        #expect(member.status == .forbidden)
+        #expect(h.json(member)?["errorCode"] == .number("4030007"), "\(APIHarness.text(member))")
+        #expect(APIHarness.text(member).contains("extend the purchaser's subscription \(Self.id(3)) instead"))
+        let purchaser = h.get("/inApps/v1/subscriptions/extend/\(Self.id(3))", method: "PUT", body: body)
+        #expect(purchaser.status == .ok, "\(APIHarness.text(purchaser))")
+        // The member's current copy follows the purchaser's new expiry.
+        let (copy, sub) = try h.store.read { s throws(StoreError) in
+            (try s.transaction(TransactionID(parsing: Self.id(6))!), s.state.subscriptions[TransactionID(parsing: Self.id(3))!])
+        }
+        #expect(copy?.expiresDate != nil && copy?.expiresDate == sub?.expiresDate)
+        #expect(h.json(purchaser)?["effectiveDate"] == .number(String(sub?.expiresDate.milliseconds ?? 0)))
+    }
+
     @Test("refund history by a member's id holds no FAMILY_REVOKE copy; the order is the purchaser's alone")
     func refundsAndOrders() throws {
         let h = try Self.family()
