@@ -34,6 +34,7 @@ try:
     from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
     from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
     from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
+    from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
     from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
     from asl_driver import LocalClient
 except ImportError as error:  # a missing library is a failure, never a skip
@@ -65,6 +66,7 @@ def main():
     parser.add_argument("--member-transaction", required=True)
     parser.add_argument("--purchaser-transaction", required=True)
     parser.add_argument("--order-id", required=True)
+    parser.add_argument("--clock-ms", type=int, help="the store's clock: Get Notification History by the member's id")
     parser.add_argument("--member-original", help="a member's shared subscription's original id: extend it (4030007)")
     args = parser.parse_args()
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost,::1"
@@ -158,6 +160,31 @@ def main():
 
     if args.member_original:
         call("extension", extension)
+
+    def notifications(transaction_id):
+        # Get Notification History limited "to this one customer" by a transaction id.
+        request = NotificationHistoryRequest(startDate=args.clock_ms - 179 * 86_400_000, endDate=args.clock_ms + 1000,
+                                             transactionId=transaction_id)
+        listed, token = [], None
+        for _ in range(10):
+            page = client.get_notification_history(token, request)
+            for item in page.notificationHistory or []:
+                try:
+                    n = verifier.verify_and_decode_notification(item.signedPayload)
+                except VerificationException as error:
+                    out["errors"].append("notifications: VerificationException %s" % error.status.name)
+                    continue
+                t = (transactions("notifications", [n.data.signedTransactionInfo]) or [{}])[0] if n.data else {}
+                listed.append({"notificationType": n.rawNotificationType, "transactionId": t.get("transactionId"),
+                               "inAppOwnershipType": t.get("inAppOwnershipType")})
+            token = page.paginationToken
+            if not page.hasMore:
+                break
+        return listed
+
+    if args.clock_ms:
+        call("memberNotifications", lambda: notifications(member))
+        call("purchaserNotifications", lambda: notifications(args.purchaser_transaction))
     print(json.dumps(out, sort_keys=True), flush=True)
     sys.exit(0 if not out["errors"] else 1)
 

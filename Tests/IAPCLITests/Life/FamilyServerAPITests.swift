@@ -33,6 +33,7 @@ struct FamilyServerAPITests {
         // A shared copy has no order id; alex's own purchase has one.
         #expect(alex.map { $0["orderIdentifier"] == .null } == [true, true, true, false], "\(alex)")
         let order = try #require(account[1]["orderIdentifier"]?.stringValue)
+        let clock = try #require(try FamilyCLITests.json(h.run(["clock", "--json"]))["clockTimestamp"]?.int64Value)
 
         let key = try ExternalTool.run(
             "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "AuthKey_ABC123DEFG.p8"],
@@ -44,7 +45,7 @@ struct FamilyServerAPITests {
             [
                 Self.script, "--base-url", server.url, "--key", h.path("AuthKey_ABC123DEFG.p8"), "--root",
                 CLIHarness.fixture("signing/root.pem"), "--member-transaction", alexRenewal, "--purchaser-transaction",
-                accountIDs[0], "--order-id", order, "--member-original", alexSub,
+                accountIDs[0], "--order-id", order, "--member-original", alexSub, "--clock-ms", String(clock),
             ])
         #expect(server.stop() == 0)
         let out = try JSONParser.parse(r.stdout)
@@ -87,6 +88,16 @@ struct FamilyServerAPITests {
         #expect(out["order"]?["status"] == .number("0"))
         let ordered = out["order"]?["transactions"]?.arrayValue ?? []
         #expect(Self.ids(ordered) == [accountIDs[1]] && ordered.first?["inAppOwnershipType"] == .string("PURCHASED"))
+        // Get Notification History by alex's id: alex's notifications only (its REVOKE, its own
+        // purchase); by the account's id, none of alex's.
+        let mine = out["memberNotifications"]?.arrayValue ?? []
+        #expect(
+            mine.map { "\($0["notificationType"]?.stringValue ?? "-") \($0["transactionId"]?.stringValue ?? "-")" } == [
+                "ONE_TIME_CHARGE \(alexCoin)", "REVOKE \(alexNoads)",
+            ], "\(mine)")
+        let theirs = out["purchaserNotifications"]?.arrayValue ?? []
+        #expect(!theirs.isEmpty && theirs.allSatisfy { $0["inAppOwnershipType"] == .string("PURCHASED") }, "\(theirs)")
+        #expect(theirs.allSatisfy { !alexIDs.contains($0["transactionId"]?.stringValue ?? "") })
         // Extend a Subscription Renewal Date of alex's shared subscription: Apple's 4030007.
         #expect(out["extension"]?["status"] == .number("403") && out["extension"]?["errorCode"] == .number("4030007"))
     }

@@ -94,6 +94,34 @@ struct FamilyServerRoutesTests {
         #expect(h.json(purchaser)?["effectiveDate"] == .number(String(sub?.expiresDate.milliseconds ?? 0)))
     }
 
+    /// Notifications about the given transactions, in order, signed as `n.ID`.
+    struct Notifications: NotificationHistorySource {
+        let ids: [String]
+
+        func notifications(in session: StoreSession) throws -> [SignedNotification] {
+            ids.enumerated().map { i, id in
+                SignedNotification(
+                    seq: UInt64(i + 1), date: session.state.clock, notificationType: "REVOKE", subtype: nil,
+                    notificationUUID: "u\(i)", transactionID: TransactionID(parsing: id), signedPayload: "n.\(id)")
+            }
+        }
+    }
+
+    @Test("notification history by a member's id lists the member's notifications only")
+    func notificationHistory() throws {
+        let h = try Self.family()
+        h.api.notificationHistory = Notifications(ids: [1, 2, 3, 4, 7].map(Self.id))
+        let clock = try h.store.read { s throws(StoreError) in s.state.clock.milliseconds }
+        func listed(_ id: String) throws -> [String] {
+            let body = #"{"startDate":\#(clock - 86_400_000),"endDate":\#(clock + 1),"transactionId":"\#(id)"}"#
+            let r = h.get("/inApps/v1/notifications/history", method: "POST", body: body)
+            try #require(r.status == .ok, "\(APIHarness.text(r))")
+            return try #require(h.json(r)?["notificationHistory"]?.arrayValue).compactMap { $0["signedPayload"]?.stringValue }
+        }
+        #expect(try listed(Self.id(6)) == ["n.\(Self.id(2))", "n.\(Self.id(4))", "n.\(Self.id(7))"])
+        #expect(try listed(Self.id(3)) == ["n.\(Self.id(1))", "n.\(Self.id(3))"])
+    }
+
     @Test("refund history by a member's id holds no FAMILY_REVOKE copy; the order is the purchaser's alone")
     func refundsAndOrders() throws {
         let h = try Self.family()
