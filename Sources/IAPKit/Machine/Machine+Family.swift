@@ -225,7 +225,7 @@ extension Machine {
     mutating func deleteShares(
         of p: Transaction, subscriptionRemoved: Bool, archive: some TransactionArchive, into effects: inout Effects
     ) throws(StoreError) {
-        guard let family = state.family, p.familyMember == nil,
+        guard let family = state.family, p.familyMember == nil, catalog[p.productID]?.familyShareable == true,
             p.productType == .nonConsumable || p.productType == .autoRenewable
         else { return }
         var deleted: [Transaction] = []
