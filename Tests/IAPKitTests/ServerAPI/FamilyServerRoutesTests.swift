@@ -122,6 +122,23 @@ struct FamilyServerRoutesTests {
         #expect(try listed(Self.id(3)) == ["n.\(Self.id(1))", "n.\(Self.id(3))"])
     }
 
+    @Test("the family events of a reversal and a deletion come back from the store's journal as they were emitted")
+    func journal() throws {
+        let h = try Self.family()
+        let emitted =
+            try h.apply([.refundRequest(.reverse(TransactionID(parsing: Self.id(1))!))]).events
+            + h.apply([.deleteTransaction(TransactionID(parsing: Self.id(1))!)]).events
+        let family = emitted.filter { if case .family = $0.kind { return true } else { return false } }
+        #expect(family.map(\.name) == ["familyRevocationCleared", "familyTransactionDeleted"])
+        var logged: [Event] = []
+        try h.store.read { s throws(StoreError) in
+            try s.forEachEvent(since: 0) { e throws(StoreError) in
+                if case .event(let ev) = e, case .family = ev.kind { logged.append(ev) }
+            }
+        }
+        #expect(Array(logged.suffix(2)).map(\.kind) == family.map(\.kind))
+    }
+
     @Test("refund history by a member's id holds no FAMILY_REVOKE copy; the order is the purchaser's alone")
     func refundsAndOrders() throws {
         let h = try Self.family()
