@@ -29,6 +29,11 @@ enum DeleteCommand {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
                 c.stdout.line("deleted: " + TransactionText.line(t))
+                // The family members' copies of it went too (docs/family.md).
+                for e in effects.events {
+                    guard case .family = e.kind, let line = EventText.line(e) else { continue }
+                    c.stdout.line(line)
+                }
             }
             return .success
         }

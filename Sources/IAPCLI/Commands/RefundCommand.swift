@@ -182,6 +182,11 @@ enum RefundCommand {
                 c.stdout.line(TransactionText.line(t))
                 if let sub { c.stdout.line(SubscriptionText.line(sub)) }
                 if let n = notification { c.stdout.line("notification: \(n.type)\(n.subtype.map { "/\($0)" } ?? "")") }
+                // What the family's members got back or lost with it (docs/family.md).
+                for e in effects.events {
+                    guard case .family = e.kind, let line = EventText.line(e) else { continue }
+                    c.stdout.line(line)
+                }
             }
             return ExitCode(effects.outcome)
         }

@@ -75,6 +75,10 @@ enum EventText {
                 return "\(t.familyMember ?? "-") bought \(t.productID) itself: PURCHASED transaction \(t.id)"
             case .transactionRevoked(let t):
                 return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) revoked (FAMILY_REVOKE)"
+            case .revocationCleared(let t):
+                return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) no longer revoked"
+            case .transactionDeleted(let t):
+                return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) deleted"
             }
         case .serverAPI(let change):
             switch change {

@@ -175,7 +175,8 @@ public enum EventJSON {
             case .memberAdded(let name), .memberRemoved(let name):
                 w.key("familyMember")
                 w.string(name)
-            case .transactionShared(let t), .transactionRevoked(let t), .memberPurchased(let t):
+            case .transactionShared(let t), .transactionRevoked(let t), .memberPurchased(let t), .revocationCleared(let t),
+                .transactionDeleted(let t):
                 w.key("familyMember")
                 w.optionalString(t.familyMember)
                 w.key("transaction")

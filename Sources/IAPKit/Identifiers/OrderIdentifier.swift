@@ -31,9 +31,13 @@ public enum OrderIdentifier {
         UInt64((UInt128(a) * UInt128(b)) % UInt128(modulus))
     }
 
-    /// The order id of a transaction the App Store has an order for, else nil.
+    /// The order id of a transaction the App Store has an order for, else nil. A family member's
+    /// shared copy has none: the order is the purchaser's ("When customers make one or more in-app
+    /// purchases in your app, the App Store emails them a receipt. The receipt contains an order
+    /// ID", App Store Server API, orderId), so Look Up Order ID finds the purchaser's transaction.
     public static func of(_ t: Transaction) -> String? {
         guard case .purchased = t.state, t.id == t.originalID || t.charged || t.reason == .renewal else { return nil }
+        guard t.inAppOwnershipType == "PURCHASED" else { return nil }
         return text(for: t.id)
     }
 

@@ -102,6 +102,12 @@ public enum FamilyChange: Hashable, Sendable {
     /// A member bought a one-time product itself (`buy --member`): its own PURCHASED
     /// transaction, next to any FAMILY_SHARED one of the same product (ONE_TIME_CHARGE).
     case memberPurchased(Transaction)
+    /// `refund reverse` of the purchaser's transaction cleared a member's FAMILY_REVOKE
+    /// revocation (the same transaction, its revocation date and reason removed); no
+    /// notification (Apple documents none for the member).
+    case revocationCleared(Transaction)
+    /// `delete` of the purchaser's transaction deleted a member's copy of it (a tombstone).
+    case transactionDeleted(Transaction)
 
     public var name: String {
         switch self {
@@ -110,13 +116,17 @@ public enum FamilyChange: Hashable, Sendable {
         case .transactionShared: return "familyTransactionShared"
         case .transactionRevoked: return "familyTransactionRevoked"
         case .memberPurchased: return "familyMemberPurchased"
+        case .revocationCleared: return "familyRevocationCleared"
+        case .transactionDeleted: return "familyTransactionDeleted"
         }
     }
 
     public var transaction: Transaction? {
         switch self {
         case .memberAdded, .memberRemoved: return nil
-        case .transactionShared(let t), .transactionRevoked(let t), .memberPurchased(let t): return t
+        case .transactionShared(let t), .transactionRevoked(let t), .memberPurchased(let t), .revocationCleared(let t),
+            .transactionDeleted(let t):
+            return t
         }
     }
 }
@@ -177,5 +187,23 @@ extension StoreState {
         guard family.member(named: name) != nil else {
             throw .family(.unknownMember(name, known: family.members.map(\.name)))
         }
+    }
+}
+
+extension StoreState {
+    /// The account's subscription a family member's shared subscription transaction `t` mirrors:
+    /// the purchaser's subscription of the member's current share, else (the share has ended:
+    /// revoked, or the member left) the account's subscription of the same product or, after an
+    /// upgrade, of the same group (the first by original id). Nil for anything else.
+    public func purchaserSubscription(ofShared t: Transaction) -> Subscription? {
+        guard t.productType == .autoRenewable, let member = t.familyMember, !t.isMemberPurchase else { return nil }
+        if let share = familyGroup.shares.first(where: { $0.member == member && $0.latest.originalID == t.originalID }),
+            let sub = subscriptions[share.purchaserOriginalID]
+        {
+            return sub
+        }
+        let all = subscriptions.values.sorted { $0.originalID < $1.originalID }
+        return all.first { $0.productID == t.productID }
+            ?? all.first { t.subscriptionGroup != nil && $0.group == t.subscriptionGroup }
     }
 }

@@ -158,6 +158,102 @@ extension Machine {
         return revoked
     }
 
+    /// `refund reverse` of the purchaser's `p` (its revocation already cleared): "refunds may be
+    /// reversed in some scenarios, in which case these fields will be removed from the
+    /// transaction and you should re-enable this content once more" (Apple, developer forums
+    /// thread 757986, on revocationDate and revocationReason), so once the purchaser has the
+    /// entitlement again (the non-consumable owned, the subscription's current period active)
+    /// each member copy this refund revoked has its revocation cleared too and the share resumes
+    /// (same transaction id, no new transaction). A member that joined after the refund gets a new
+    /// copy dated now, as a member joining gets what the account has. The refund's members' copies
+    /// are found after `p` in id order with the refund's revocation date (`refunded`).
+    mutating func reinstateShares(
+        of p: Transaction, refunded: Timestamp, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
+        guard let family = state.family, !family.members.isEmpty, let product = catalog[p.productID],
+            product.familyShareable, p.state == .purchased
+        else { return }
+        switch p.productType {
+        case .nonConsumable:
+            guard state.ownership[p.productID]?.originalID == p.originalID else { return }
+        case .autoRenewable:
+            guard let sub = state.subscriptions[p.originalID], sub.latestID == p.id, sub.expiresDate > state.clock else {
+                return
+            }
+            switch sub.status {
+            case .active, .inGracePeriod: break
+            case .inBillingRetry, .expired, .revoked: return
+            }
+        case .consumable, .nonRenewing:
+            return
+        }
+        var revoked: [String: Transaction] = [:]
+        var id = p.id.next
+        while id < state.nextTransactionID {
+            if let t = try visibleTransaction(id, archive: archive), let member = t.familyMember, !t.isMemberPurchase,
+                t.productID == p.productID, t.revocationDate == refunded
+            {
+                revoked[member] = t
+            }
+            id = id.next
+        }
+        for member in family.members {
+            guard
+                !state.familyGroup.shares.contains(where: { $0.member == member.name && $0.purchaserOriginalID == p.originalID })
+            else { continue }
+            guard var t = revoked[member.name] else {
+                share(p, with: member.name, date: state.clock, into: &effects)
+                continue
+            }
+            t.revocationDate = nil
+            t.revocationReason = nil
+            t.expiresDate = p.expiresDate
+            record(t, into: &effects)
+            emit(.family(.revocationCleared(t)), into: &effects)
+            var group = state.familyGroup
+            group.shares.append(
+                Family.Share(member: member.name, purchaserOriginalID: p.originalID, purchaserLatestID: p.id, latest: t))
+            state.familyGroup = group
+        }
+    }
+
+    /// `delete` of the purchaser's `p` (Xcode's deleteTransaction: as if it never happened):
+    /// the members' copies of it go too, each a tombstone like the purchaser's, and the shares
+    /// that mirrored it end (a subscription's whole share when deleting `p` removed the
+    /// subscription). A member's copies of `p` are found after it in id order: the same product
+    /// and, for a subscription, the same `webOrderLineItemId` (each copy carries the period's).
+    mutating func deleteShares(
+        of p: Transaction, subscriptionRemoved: Bool, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
+        guard let family = state.family, p.familyMember == nil, catalog[p.productID]?.familyShareable == true,
+            p.productType == .nonConsumable || p.productType == .autoRenewable
+        else { return }
+        var deleted: [Transaction] = []
+        var id = p.id.next
+        scan: while id < state.nextTransactionID {
+            defer { id = id.next }
+            guard let t = try visibleTransaction(id, archive: archive), t.productID == p.productID else { continue }
+            guard t.familyMember != nil else {
+                // A new purchase of the non-consumable by the account: later copies are its.
+                if p.productType == .nonConsumable, t.originalID != p.originalID { break scan }
+                continue
+            }
+            if !t.isMemberPurchase, p.productType == .nonConsumable || t.webOrderLineItemID == p.webOrderLineItemID {
+                deleted.append(t)
+            }
+        }
+        for t in deleted {
+            record(t.deleted, into: &effects)
+            emit(.family(.transactionDeleted(t.deleted)), into: &effects)
+        }
+        var group = family
+        group.shares.removeAll { share in
+            guard share.purchaserOriginalID == p.originalID else { return false }
+            return p.productType == .nonConsumable || subscriptionRemoved || share.purchaserLatestID == p.id
+        }
+        state.familyGroup = group
+    }
+
     /// Keeps the family in step with what this apply did to the account's transactions (run at
     /// the end of every apply): a new family-shareable purchase is shared with every member; a
     /// renewal (or an upgrade in the group) of a shared subscription renews each member's share
@@ -168,16 +264,27 @@ extension Machine {
     mutating func shareWithFamily(into effects: inout Effects) {
         guard let family = state.family, !family.members.isEmpty else { return }
         let changed = effects.transactions.filter { $0.familyMember == nil && !$0.isMemberPurchase }.sorted { $0.id < $1.id }
+        let reversed = Set(
+            effects.events.compactMap { e -> TransactionID? in
+                guard case .life(.refundReversed(let t, _)) = e.kind else { return nil }
+                return t.id
+            })
         for p in changed {
             guard let product = catalog[p.productID], product.familyShareable, !p.isDeleted, p.state == .purchased,
                 p.productType == .nonConsumable || p.productType == .autoRenewable
             else { continue }
             if p.revocationDate != nil {
+                // Only what the account loses is revoked: a non-consumable's refund, or the
+                // current period's, which revokes the subscription (`Machine.refund`); a refund
+                // of an older period leaves the subscription, and the members' current copies.
                 revokeShares(reason: p.revocationReason ?? 0, into: &effects) {
                     $0.purchaserOriginalID == p.originalID && (p.productType == .nonConsumable || $0.purchaserLatestID == p.id)
                 }
                 continue
             }
+            // A reversed refund resumed its shares itself (`reinstateShares`); one that gave the
+            // account nothing back (the period is over) shares nothing either.
+            if reversed.contains(p.id) { continue }
             for member in state.familyGroup.members {
                 var group = state.familyGroup
                 guard

@@ -121,6 +121,7 @@ extension Machine {
             setRefundRequest(q!)
         }
         emit(.life(.refundReversed(t, restored)), into: &effects)
+        try reinstateShares(of: t, refunded: revoked, archive: archive, into: &effects)
         effects.outcome = .life(.refund(t, q, restored))
     }
 

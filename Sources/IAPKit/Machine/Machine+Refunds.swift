@@ -74,7 +74,8 @@ extension Machine {
     /// lookup. What it gave goes with it: deleting the purchase that made a non-consumable owned
     /// un-owns it; deleting a subscription's first or current-period transaction removes the
     /// subscription (the group is free again, with introductory offer eligibility); deleting a
-    /// non-renewing purchase removes the time it had left.
+    /// non-renewing purchase removes the time it had left. A family-shared purchase's copies of
+    /// the members go too (`deleteShares`).
     mutating func deleteTransaction(_ id: TransactionID, archive: some TransactionArchive, into effects: inout Effects)
         throws(StoreError)
     {
@@ -82,6 +83,7 @@ extension Machine {
         try refuseMemberTransaction(visible)
         let t = visible.deleted
         record(t, into: &effects)
+        var subscriptionRemoved = false
         switch t.productType {
         case .consumable:
             break
@@ -89,6 +91,7 @@ extension Machine {
             if state.ownership[t.productID]?.originalID == t.id { state.ownership[t.productID] = nil }
         case .autoRenewable:
             if let sub = state.subscriptions[t.originalID], sub.latestID == t.id || sub.originalID == t.id {
+                subscriptionRemoved = true
                 state.subscriptions[sub.originalID] = nil
                 state.subscriptionGroups[sub.group] = nil
                 // Its offers go with it: the group's introductory offer is unused again.
@@ -102,6 +105,8 @@ extension Machine {
             }
         }
         emit(.transactionDeleted(t), into: &effects)
+        // The members' copies go with it (docs/family.md).
+        try deleteShares(of: visible, subscriptionRemoved: subscriptionRemoved, archive: archive, into: &effects)
     }
 
     /// Deletes every transaction (Xcode's clearTransactions): a tombstone for each one still

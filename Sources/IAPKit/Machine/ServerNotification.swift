@@ -91,7 +91,9 @@ extension EventKind {
             case .transactionRevoked: return ServerNotification("REVOKE")
             // The member was charged for its own one-time purchase.
             case .memberPurchased: return ServerNotification("ONE_TIME_CHARGE")
-            case .memberAdded, .memberRemoved, .transactionShared: return nil
+            // A reversed refund's cleared member revocation and a deleted member copy: Apple
+            // documents no notification for the member (docs/family.md).
+            case .memberAdded, .memberRemoved, .transactionShared, .revocationCleared, .transactionDeleted: return nil
             }
         case .serverAPI(let change):
             switch change {

@@ -36,6 +36,7 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
     case invalidStorefrontCountryCode = 4000028
     case subscriptionExtensionIneligible = 4030004
     case subscriptionMaxExtension = 4030005
+    case familySharedSubscriptionExtensionIneligible = 4030007
     case statusRequestNotFound = 4040009
     case invalidTestNotificationToken = 4000020
     case serverNotificationURLNotFound = 4040007
@@ -97,6 +98,7 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .invalidStorefrontCountryCode: return "InvalidStorefrontCountryCodeError"
         case .subscriptionExtensionIneligible: return "SubscriptionExtensionIneligibleError"
         case .subscriptionMaxExtension: return "SubscriptionMaxExtensionError"
+        case .familySharedSubscriptionExtensionIneligible: return "FamilySharedSubscriptionExtensionIneligibleError"
         case .statusRequestNotFound: return "StatusRequestNotFoundError"
         case .invalidTestNotificationToken: return "InvalidTestNotificationTokenError"
         case .serverNotificationURLNotFound: return "ServerNotificationURLNotFoundError"
@@ -171,6 +173,9 @@ public enum AppStoreAPIError: Int, Sendable, CaseIterable {
         case .invalidStorefrontCountryCode: return "Invalid request. A storefront country code is invalid."
         case .subscriptionExtensionIneligible: return "Forbidden - subscription state ineligible for extension."
         case .subscriptionMaxExtension: return "Forbidden - subscription has reached maximum extension count."
+        case .familySharedSubscriptionExtensionIneligible:
+            return
+                "Forbidden - the subscription isn't directly eligible for a renewal date extension because the user obtained it through Family Sharing."
         case .statusRequestNotFound:
             return
                 "The server didn't find a subscription-renewal-date extension request for this requestIdentifier and productId combination."

@@ -54,6 +54,15 @@ extension AppStoreServerAPI {
         }
         return writing { session in
             if let refusal = Self.wrongApp(claims, session) { return refusal.response }
+            // "a subscription isn't directly eligible for a renewal date extension because the
+            // user obtained it through Family Sharing" (FamilySharedSubscriptionExtensionIneligibleError):
+            // a member's shared copy is extended through the purchaser's subscription.
+            if let t = try session.transaction(original), let member = t.familyMember, !t.isMemberPurchase {
+                let purchaser = session.state.purchaserSubscription(ofShared: t)?.originalID
+                return AppStoreAPIError.familySharedSubscriptionExtensionIneligible.response(
+                    "Transaction \(original) is \(member)'s FAMILY_SHARED copy; extend the purchaser's subscription \(purchaser.map { "\($0)" } ?? "(none)") instead."
+                )
+            }
             guard let sub = session.state.subscriptions[original] else {
                 return AppStoreAPIError.originalTransactionIdNotFound.response(
                     "No auto-renewable subscription has original transaction id \(original) in this store.")

@@ -106,14 +106,23 @@ extension AppStoreServerAPI {
             case .failure(let e): return e.error.response(e.detail)
             case .success(let q): query = q
             }
-            if let id = query.transactionID, case .failure(let refusal) = try Self.lookUp(id, claims: claims, in: session) {
-                return refusal.response
+            // `transactionId` limits the history "to this one customer": the account, or the
+            // family member the id belongs to (a member's REVOKE and own purchases).
+            var customer: String?
+            if let id = query.transactionID {
+                switch try Self.lookUp(id, claims: claims, in: session) {
+                case .failure(let refusal): return refusal.response
+                case .success(let found): customer = found.familyMember
+                }
             }
             let attempts = session.state.sendAttempts ?? [:]
             var page: [SignedNotification] = []
             var hasMore = false
             for n in try notificationHistory.notifications(in: session) where n.seq > after {
                 guard query.matches(n, attempts: attempts[n.seq] ?? []) else { continue }
+                if query.transactionID != nil, let id = n.transactionID, try session.transaction(id)?.familyMember != customer {
+                    continue
+                }
                 if page.count == TransactionHistoryQuery.pageSize {
                     hasMore = true
                     break

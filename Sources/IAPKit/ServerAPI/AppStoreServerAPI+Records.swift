@@ -27,10 +27,18 @@ extension AppStoreServerAPI {
             after = r
         }
         return reading { session in
-            if case .failure(let refusal) = try Self.lookUp(id, claims: claims, in: session) { return refusal.response }
+            let member: String?
+            switch try Self.lookUp(id, claims: claims, in: session) {
+            case .failure(let refusal): return refusal.response
+            case .success(let found): member = found.familyMember
+            }
             var refunded: [Transaction] = []
-            try session.forEachTransaction { t throws(StoreError) in
-                guard Self.isInHistory(t), let revoked = t.revocationDate else { return }
+            // The customer's refunds: a family member's id lists the member's. A member's shared
+            // copy revoked with FAMILY_REVOKE is not a refund of the member's (the purchaser was
+            // refunded, or the member left), so it is not listed: "The response only includes App
+            // Store-approved refunds" (get-refund-history).
+            try session.forEachTransaction(TransactionFilter(member: member)) { t throws(StoreError) in
+                guard Self.isInHistory(t), t.inAppOwnershipType == "PURCHASED", let revoked = t.revocationDate else { return }
                 if let after, (UInt64(revoked.milliseconds), t.id.rawValue) <= (after.date, after.id) { return }
                 refunded.append(t)
             }

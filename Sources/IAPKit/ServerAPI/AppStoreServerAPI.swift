@@ -209,7 +209,12 @@ public struct AppStoreServerAPI: Sendable {
         }
         query.leavesOutFinishedConsumables = version == 1
         return reading { session in
-            if case .failure(let refusal) = try Self.lookUp(id, claims: claims, in: session) { return refusal.response }
+            var query = query
+            switch try Self.lookUp(id, claims: claims, in: session) {
+            case .failure(let refusal): return refusal.response
+            // The customer the id belongs to: a family member's id lists the member's history.
+            case .success(let found): query.member = found.familyMember
+            }
             let page = try Self.historyPage(query, in: session)
             guard let signer else { return Self.noSigner() }
             var signed: [String] = []
@@ -293,8 +298,12 @@ public struct AppStoreServerAPI: Sendable {
             wanted.insert(n)
         }
         return reading { session in
-            if case .failure(let refusal) = try Self.lookUp(id, claims: claims, in: session) { return refusal.response }
-            let groups = try Self.subscriptionGroups(in: session)
+            let member: String?
+            switch try Self.lookUp(id, claims: claims, in: session) {
+            case .failure(let refusal): return refusal.response
+            case .success(let found): member = found.familyMember
+            }
+            let groups = try Self.subscriptionGroups(in: session, member: member)
             guard let signer else { return Self.noSigner() }
             struct Item {
                 let status: SubscriptionStatus
@@ -306,7 +315,7 @@ public struct AppStoreServerAPI: Sendable {
             for (group, latest) in groups {
                 var items: [Item] = []
                 for t in latest {
-                    let status = subscriptionStatus.status(of: t, session: session)
+                    let status = Self.status(of: t, resolver: subscriptionStatus, session: session)
                     if !wanted.isEmpty && !wanted.contains(status.rawValue) { continue }
                     items.append(
                         Item(
@@ -355,12 +364,14 @@ public struct AppStoreServerAPI: Sendable {
         }
     }
 
-    /// The account's auto-renewable subscriptions: for each group (sorted by identifier), the
-    /// latest transaction of each subscription (one per original transaction id, in id order).
-    public static func subscriptionGroups(in session: StoreSession) throws(StoreError) -> [(group: String, latest: [Transaction])]
-    {
+    /// The customer's auto-renewable subscriptions (the account's, or with `member` that family
+    /// member's shared ones): for each group (sorted by identifier), the latest transaction of
+    /// each subscription (one per original transaction id, in id order).
+    public static func subscriptionGroups(in session: StoreSession, member: String? = nil) throws(StoreError) -> [(
+        group: String, latest: [Transaction]
+    )] {
         var latest: [TransactionID: Transaction] = [:]
-        try session.forEachTransaction { t throws(StoreError) in
+        try session.forEachTransaction(TransactionFilter(member: member)) { t throws(StoreError) in
             guard t.productType == .autoRenewable, isInHistory(t) else { return }
             if let known = latest[t.originalID], known.id > t.id { return }
             latest[t.originalID] = t
@@ -371,6 +382,22 @@ public struct AppStoreServerAPI: Sendable {
             groups[group, default: []].append(t)
         }
         return groups.keys.sorted().map { key in (key, groups[key]!.sorted { $0.originalID < $1.originalID }) }
+    }
+
+    /// The `status` of a subscription's latest transaction. A family member's shared copy has
+    /// the purchaser's subscription's status while the share lasts ("Provide the customer with
+    /// service for the subscription based on the highest level of service where the state is
+    /// subscribed", StoreKit, Product.SubscriptionInfo.status), revoked (5) once revoked, and
+    /// otherwise what its own dates say.
+    static func status(of t: Transaction, resolver: any SubscriptionStatusResolving, session: StoreSession)
+        -> SubscriptionStatus
+    {
+        guard t.familyMember != nil, !t.isMemberPurchase else { return resolver.status(of: t, session: session) }
+        if t.revocationDate != nil { return .revoked }
+        guard let purchaser = session.state.purchaserSubscription(ofShared: t),
+            let latest = try? session.transaction(purchaser.latestID)
+        else { return StoreSubscriptionStatus().status(of: t, session: session) }
+        return resolver.status(of: latest, session: session)
     }
 
     // MARK: - POST /verifyReceipt, /sandbox/verifyReceipt

@@ -87,8 +87,9 @@ public struct NotificationHistoryQuery: Sendable, Equatable {
         self.endDate = endDate
     }
 
-    /// Whether a notification passes the filters (the transaction filter: the store is one
-    /// customer, so every notification about a transaction).
+    /// Whether a notification passes the filters (the transaction filter here: every
+    /// notification about a transaction; the route keeps those of the id's customer, the
+    /// account or a family member).
     public func matches(_ n: SignedNotification, attempts: [SendAttempt]) -> Bool {
         guard n.date.milliseconds >= startDate, n.date.milliseconds < endDate else { return false }
         if let notificationType, n.notificationType != notificationType { return false }

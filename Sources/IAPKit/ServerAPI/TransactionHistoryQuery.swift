@@ -22,8 +22,14 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
     public var endDate: Int64?
     /// `revoked`: true keeps refunded transactions only, false the others.
     public var revoked: Bool?
-    /// `inAppOwnershipType`: a simulated account only purchases, so FAMILY_SHARED keeps none.
+    /// `inAppOwnershipType`: FAMILY_SHARED keeps a family member's shared copies only, PURCHASED
+    /// the customer's own purchases (the account's, or a member's `buy --member`).
     public var familyShared: Bool?
+    /// Whose history: nil the account's, else the family member's. Not a query parameter: Apple's
+    /// history is keyed by the customer the path's transaction id belongs to ("Get a customer's
+    /// in-app purchase transaction history for your app", get-transaction-history), so a member's
+    /// transaction id lists that member's transactions.
+    public var member: String?
     /// Get Transaction History v1 leaves out consumables the app finished, unless refunded:
     /// it lists "Consumable in-app purchases if the transaction is refunded or revoked, or if the
     /// app hasn't finished processing the transaction" (get-transaction-history-v1).
@@ -129,7 +135,8 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
         if let startDate, t.date.milliseconds < startDate { return false }
         if let endDate, t.date.milliseconds >= endDate { return false }
         if let revoked, revoked != (t.revocationDate != nil) { return false }
-        if familyShared == true { return false }
+        if t.familyMember != member { return false }
+        if let familyShared, familyShared != (t.inAppOwnershipType == "FAMILY_SHARED") { return false }
         if leavesOutFinishedConsumables && t.productType == .consumable && t.finished && t.revocationDate == nil { return false }
         return true
     }

@@ -144,7 +144,7 @@ public struct NotificationLog {
                 case .memberPurchased(let t):
                     role = .purchase
                     transaction = t
-                case .memberAdded, .memberRemoved, .transactionShared: return nil
+                case .memberAdded, .memberRemoved, .transactionShared, .revocationCleared, .transactionDeleted: return nil
                 }
             case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
                 .restoreFinished, .restoreFailed, .appLaunched, .download, .contentDownload, .storePayment,

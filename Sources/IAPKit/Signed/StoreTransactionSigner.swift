@@ -46,7 +46,7 @@ public struct StoreTransactionSigner: TransactionSigner {
 
     /// `signedRenewalInfo` of the subscription `latest` belongs to, signed at the store's clock.
     public func signedRenewalInfo(_ latest: Transaction, session: StoreSession) throws -> String {
-        let info = try Self.renewalInfo(original: latest.originalID, session: session)
+        let info = try Self.renewalInfo(of: latest, session: session)
         return try signed(
             SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: session.state)), session: session)
     }
@@ -61,6 +61,27 @@ public struct StoreTransactionSigner: TransactionSigner {
 
     public func sign(payload: [UInt8], session: StoreSession) throws -> String {
         try jwsSigner(for: session).sign(payload)
+    }
+
+    /// The renewal info of the subscription whose latest transaction is `latest`. A family
+    /// member's shared copy renews with the purchaser's subscription, so its renewal info is the
+    /// purchaser's under the member's own `originalTransactionId` ("each family member gets their
+    /// own unique receipts and transactions", StoreKit, "Supporting Family Sharing in your app"),
+    /// without the purchaser's `appAccountToken` or win-back offers.
+    public static func renewalInfo(of latest: Transaction, session: StoreSession) throws(StoreError) -> RenewalInfo {
+        guard latest.familyMember != nil, !latest.isMemberPurchase else {
+            return try renewalInfo(original: latest.originalID, session: session)
+        }
+        guard let purchaser = session.state.purchaserSubscription(ofShared: latest) else {
+            throw .notFound(
+                "the account has no subscription that \(latest.familyMember ?? "")'s transaction \(latest.id) shares (see 'iapctl subscriptions')"
+            )
+        }
+        var info = try renewalInfo(original: purchaser.originalID, session: session)
+        info.originalTransactionID = latest.originalID
+        info.appAccountToken = nil
+        info.eligibleWinBackOfferIDs = []
+        return info
     }
 
     /// The renewal info of the subscription with this original transaction id, as the engine

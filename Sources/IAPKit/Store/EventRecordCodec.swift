@@ -242,7 +242,7 @@ enum EventRecordCodec {
                 w.record(s)
                 w.record(c)
             }
-        // Issue 15 (life-b): kinds 225-249.
+        // Issue 15 (life-b): kinds 225-229.
         case .family(let change):
             switch change {
             case .memberAdded(let name):
@@ -259,6 +259,13 @@ enum EventRecordCodec {
                 t(x)
             case .memberPurchased(let x):
                 kind(229)
+                t(x)
+            // Issue 15 (life-c): kinds 230-249.
+            case .revocationCleared(let x):
+                kind(230)
+                t(x)
+            case .transactionDeleted(let x):
+                kind(231)
                 t(x)
             }
         }
@@ -481,6 +488,12 @@ enum EventRecordCodec {
         case 229:
             guard let x = t() else { return nil }
             kind = .family(.memberPurchased(x))
+        case 230:
+            guard let x = t() else { return nil }
+            kind = .family(.revocationCleared(x))
+        case 231:
+            guard let x = t() else { return nil }
+            kind = .family(.transactionDeleted(x))
         default: return nil
         }
         return Event(seq: seq, date: date, kind: kind)

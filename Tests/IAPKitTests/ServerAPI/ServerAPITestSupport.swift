@@ -75,9 +75,12 @@ final class APIHarness {
     let store: Store
     var api: AppStoreServerAPI
 
-    init(signer: (any TransactionSigner)? = FakeSigner(), receiptVerifier: (any ReceiptVerifying)? = nil) throws {
+    init(
+        signer: (any TransactionSigner)? = FakeSigner(), receiptVerifier: (any ReceiptVerifying)? = nil,
+        catalogFile: String? = nil
+    ) throws {
         store = Store(path: directory.path + "/store", lockTimeout: 0.2)
-        try store.create(StoreCreation(), force: false)
+        try store.create(StoreCreation(catalogFile: catalogFile), force: false)
         api = AppStoreServerAPI(
             reader: TestReader(store.path), signer: signer, receiptVerifier: receiptVerifier, now: { TestToken.now })
     }
