@@ -49,7 +49,9 @@ enum BuyCommand {
                     help: "Backdate the purchase (RFC 3339 or YYYY-MM-DD, at or before the store's clock)"),
                 .value(
                     "member", "name",
-                    help: "A family member buys a consumable or non-consumable for itself (its own PURCHASED transaction)"),
+                    help:
+                        "A family member buys a consumable, non-consumable or auto-renewable subscription for itself (its own PURCHASED transaction; a subscription is one period, auto-renew off)"
+                ),
                 .value(
                     "renewal-behavior", "b",
                     help: "With --purchase-date: renew-until-now (default) or cancel-immediately (one period)"),

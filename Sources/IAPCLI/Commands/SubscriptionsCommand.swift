@@ -71,59 +71,87 @@ enum SubscriptionsCommand {
 }
 
 extension SubscriptionsCommand {
+    /// One subscription of a family member: a shared one (FAMILY_SHARED, following the
+    /// purchaser's subscription `purchaser`) or its own (PURCHASED, `purchaser` nil).
+    struct MemberRow {
+        var latest: Transaction
+        var purchaser: TransactionID?
+        var status: String
+    }
+
     /// `subscriptions --member NAME`: the family member's shared subscriptions, each its own
-    /// original transaction id, following the purchaser's subscription (status, expiry).
+    /// original transaction id, following the purchaser's subscription (status, expiry), then its
+    /// own subscriptions (`buy --member`: one period, auto-renew off, status from its dates). Apple:
+    /// the status "can have more than one subscription status if your subscription supports
+    /// Family Sharing" (StoreKit, Product.SubscriptionInfo.status), so both are listed.
     static func memberSubscriptions(_ member: String, word: String?, _ c: CommandContext, _ s: StoreSession) throws(StoreError)
         -> ExitCode
     {
-        var shares = s.state.familyGroup.shares.filter { $0.member == member && $0.latest.productType == .autoRenewable }
+        let clock = s.state.clock
+        var rows: [MemberRow] = s.state.familyGroup.shares.filter {
+            $0.member == member && $0.latest.productType == .autoRenewable
+        }
+        .map { share in
+            var status = "expired"
+            if let sub = s.state.subscriptions[share.purchaserOriginalID] {
+                status = sub.status.name
+                if let expires = share.latest.expiresDate, expires <= clock, case .active = sub.status { status = "expired" }
+            }
+            return MemberRow(latest: share.latest, purchaser: share.purchaserOriginalID, status: status)
+        }
+        var own: [TransactionID: Transaction] = [:]
+        try s.forEachTransaction(TransactionFilter(member: member)) { t throws(StoreError) in
+            guard t.isMemberPurchase, t.productType == .autoRenewable, !t.isDeleted else { return }
+            if let known = own[t.originalID], known.id > t.id { return }
+            own[t.originalID] = t
+        }
+        for t in own.values.sorted(by: { $0.originalID < $1.originalID }) {
+            let status =
+                t.revocationDate != nil ? "revoked" : (t.expiresDate.map { $0 <= clock } ?? true) ? "expired" : "active"
+            rows.append(MemberRow(latest: t, purchaser: nil, status: status))
+        }
         if let word {
-            shares = shares.filter {
+            rows = rows.filter {
                 $0.latest.productID.rawValue == word || $0.latest.originalID.description == word
                     || $0.latest.subscriptionGroup == s.catalog[ProductID(word)]?.subscriptionGroup
             }
-            guard !shares.isEmpty else {
+            guard !rows.isEmpty else {
                 throw .notFound("\(member) has no shared subscription '\(word)' (see 'iapctl subscriptions --member \(member)')")
             }
-        }
-        func status(_ share: Family.Share) -> String {
-            guard let sub = s.state.subscriptions[share.purchaserOriginalID] else { return "expired" }
-            if let expires = share.latest.expiresDate, expires <= s.state.clock, case .active = sub.status { return "expired" }
-            return sub.status.name
         }
         if c.json {
             c.printJSON { w in
                 w.beginArray()
-                for share in shares {
+                for row in rows {
                     w.beginObject()
                     w.key("familyMember")
                     w.string(member)
                     w.key("inAppOwnershipType")
-                    w.string("FAMILY_SHARED")
+                    w.string(row.latest.inAppOwnershipType)
                     w.key("originalTransactionIdentifier")
-                    w.decimalString(share.latest.originalID.rawValue)
+                    w.decimalString(row.latest.originalID.rawValue)
                     w.key("productIdentifier")
-                    w.string(share.latest.productID.rawValue)
+                    w.string(row.latest.productID.rawValue)
                     w.key("status")
-                    w.string(status(share))
+                    w.string(row.status)
                     w.key("expiresDate")
-                    w.optionalString(share.latest.expiresDate?.rfc3339)
+                    w.optionalString(row.latest.expiresDate?.rfc3339)
                     w.key("purchaserOriginalTransactionIdentifier")
-                    w.decimalString(share.purchaserOriginalID.rawValue)
+                    if let purchaser = row.purchaser { w.decimalString(purchaser.rawValue) } else { w.null() }
                     w.key("latestTransaction")
-                    TransactionJSON.write(share.latest, into: &w)
+                    TransactionJSON.write(row.latest, into: &w)
                     w.endObject()
                 }
                 w.endArray()
             }
-        } else if shares.isEmpty {
+        } else if rows.isEmpty {
             c.stdout.line("\(member) has no shared subscriptions")
         } else {
             var table = TextTable(["ORIGINAL", "PRODUCT", "STATUS", "EXPIRES", "PURCHASER", "LATEST"])
-            for share in shares {
+            for row in rows {
                 table.add([
-                    share.latest.originalID.description, share.latest.productID.rawValue, status(share),
-                    share.latest.expiresDate?.rfc3339 ?? "-", share.purchaserOriginalID.description, share.latest.id.description,
+                    row.latest.originalID.description, row.latest.productID.rawValue, row.status,
+                    row.latest.expiresDate?.rfc3339 ?? "-", row.purchaser?.description ?? "own", row.latest.id.description,
                 ])
             }
             c.stdout.write(table.rendered)

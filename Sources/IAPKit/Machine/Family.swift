@@ -166,7 +166,7 @@ public enum FamilyError: Hashable, Sendable, CustomStringConvertible {
             return "unknown family member '\(name)': the account has no family (add one with 'iapctl family add \(name)')"
         case .memberSubscription(let id, let member):
             return
-                "cannot buy '\(id)' for \(member): a member's own subscriptions are not simulated (only consumables and non-consumables); the account's shareable subscriptions reach it through the family"
+                "cannot buy '\(id)' for \(member): a member's own non-renewing subscriptions are not simulated (only consumables, non-consumables and auto-renewable subscriptions)"
         case .memberTransaction(let id, let member, let purchaser):
             return
                 "transaction \(id) is \(member)'s FAMILY_SHARED copy; refund the purchaser's transaction \(purchaser) (that revokes it) or remove the member with 'iapctl family remove \(member)'"

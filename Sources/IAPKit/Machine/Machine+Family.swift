@@ -13,22 +13,31 @@ extension Machine {
         }
     }
 
-    /// A member buys a consumable or non-consumable for itself. Apple keeps a member's own
+    /// A member buys a consumable, non-consumable or auto-renewable subscription for itself. Apple keeps a member's own
     /// purchases apart from what the family shares ("each family member gets their own unique
     /// receipts and transactions"; for subscriptions, `Product.SubscriptionInfo.status` "can have
     /// more than one subscription status if your subscription supports Family Sharing. Provide
     /// the customer with service ... based on the highest level of service"), so the purchase is
     /// a new PURCHASED transaction of the member, charged, next to the FAMILY_SHARED one it may
-    /// already have, which stays (and is still revoked if the family's purchase is).
+    /// already have, which stays (and is still revoked if the family's purchase is). A member's own
+    /// subscription is one period with auto-renew off (iapctl does not renew it; docs/family.md),
+    /// notified SUBSCRIBED INITIAL_BUY; its status is what its dates say.
     private mutating func memberBuy(_ id: ProductID, member: String, into effects: inout Effects) throws(StoreError) {
         try state.checkMember(member)
         let product = try sellable(id)
-        guard product.type == .consumable || product.type == .nonConsumable else {
+        guard product.type != .nonRenewing, product.type != .autoRenewable || product.subscriptionPeriod != nil else {
             throw .family(.memberSubscription(id, member: member))
         }
         tickRunningDue(into: &effects)
         var t = newTransaction(product, user: nil, quantity: 1, state: .purchased)
         t.disposition = .finished
+        if product.type == .autoRenewable, let period = product.subscriptionPeriod {
+            // The member's own subscription: one period, auto-renew off (docs/family.md). It is
+            // not the account's, so it takes no slot in `state.subscriptions` or the group.
+            t.expiresDate = period.advance(t.date, times: 1)
+            t.webOrderLineItemID = state.nextWebOrderLineItemID
+            state.nextWebOrderLineItemID += 1
+        }
         t.charged = true
         t.familyMember = member
         t.isMemberPurchase = true

@@ -90,7 +90,11 @@ extension EventKind {
             // docs/family.md).
             case .transactionRevoked: return ServerNotification("REVOKE")
             // The member was charged for its own one-time purchase.
-            case .memberPurchased: return ServerNotification("ONE_TIME_CHARGE")
+            // Its own subscription is a first purchase: SUBSCRIBED INITIAL_BUY ("the customer
+            // subscribed to an auto-renewable subscription", App Store Server Notifications V2).
+            case .memberPurchased(let t):
+                return t.productType == .autoRenewable
+                    ? ServerNotification("SUBSCRIBED", "INITIAL_BUY") : ServerNotification("ONE_TIME_CHARGE")
             // A reversed refund's cleared member revocation and a deleted member copy: Apple
             // documents no notification for the member (docs/family.md).
             case .memberAdded, .memberRemoved, .transactionShared, .revocationCleared, .transactionDeleted: return nil

@@ -144,6 +144,14 @@ public struct NotificationLog {
                 case .memberPurchased(let t):
                     role = .purchase
                     transaction = t
+                    if t.productType == .autoRenewable, let expires = t.expiresDate {
+                        // The member's own subscription starts: one period, auto-renew off.
+                        role = .started
+                        renewal = Renewal(
+                            original: t.originalID, product: t.productID, renewalProduct: t.productID, autoRenew: false,
+                            expires: expires, status: .active, expirationIntent: nil, isInBillingRetry: false,
+                            gracePeriodExpires: nil)
+                    }
                 case .memberAdded, .memberRemoved, .transactionShared, .revocationCleared, .transactionDeleted: return nil
                 }
             case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,

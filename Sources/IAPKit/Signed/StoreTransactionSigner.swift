@@ -69,6 +69,17 @@ public struct StoreTransactionSigner: TransactionSigner {
     /// own unique receipts and transactions", StoreKit, "Supporting Family Sharing in your app"),
     /// without the purchaser's `appAccountToken` or win-back offers.
     public static func renewalInfo(of latest: Transaction, session: StoreSession) throws(StoreError) -> RenewalInfo {
+        if latest.isMemberPurchase, latest.productType == .autoRenewable, let expires = latest.expiresDate {
+            // A member's own subscription: one period with auto-renew off (docs/family.md); once
+            // it is over, expirationIntent 1 ("the customer canceled their subscription").
+            let expired = expires <= session.state.clock
+            return RenewalInfo(
+                originalTransactionID: latest.originalID, productID: latest.productID, autoRenewProductID: latest.productID,
+                autoRenew: false, expirationIntent: expired ? 1 : nil, isInBillingRetryPeriod: expired ? false : nil,
+                gracePeriodExpiresDate: nil, renewalOffer: nil, renewalPrice: nil, currency: nil,
+                recentSubscriptionStartDate: latest.originalDate, renewalDate: expires, appAccountToken: nil,
+                status: latest.revocationDate != nil ? .revoked : expired ? .expired : .active)
+        }
         guard latest.familyMember != nil, !latest.isMemberPurchase else {
             return try renewalInfo(original: latest.originalID, session: session)
         }

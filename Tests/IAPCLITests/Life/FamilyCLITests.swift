@@ -136,10 +136,53 @@ struct FamilyCLITests {
         #expect(types == ["ONE_TIME_CHARGE", "ONE_TIME_CHARGE"])
         let queue = try #require(try Self.json(h.run(["queue", "--member", "alex", "--json"])).arrayValue)
         #expect(queue.map { $0["inAppOwnershipType"]?.stringValue } == ["FAMILY_SHARED", "PURCHASED"])
-        let sub = h.run(["buy", "com.x.vippro", "--member", "alex"])
-        #expect(sub.code == 4 && sub.stderr.contains("a member's own subscriptions are not simulated"), "\(sub)")
+        let season = h.run(["buy", "com.x.vip1", "--member", "alex"])
+        #expect(
+            season.code == 4 && season.stderr.contains("a member's own non-renewing subscriptions are not simulated"), "\(season)"
+        )
         let mixed = h.run(["buy", "com.x.noads", "--member", "alex", "--quantity", "2"])
         #expect(mixed.code == 64, "\(mixed)")
+    }
+
+    @Test("buy SUB --member: the member's own subscription beside the shared one, PURCHASED and SUBSCRIBED by Apple's library")
+    func memberSubscribes() throws {
+        let h = Self.store()
+        #expect(h.run(["family", "add", "alex"]).code == 0)
+        #expect(h.run(["buy", "com.x.vippro"]).code == 0)
+        let own = h.run(["buy", "com.x.vippro", "--member", "alex"])
+        #expect(own.code == 0 && own.stdout.hasSuffix("(alex's own)\n"), "\(own)")
+        let subs = try #require(try Self.json(h.run(["subscriptions", "--member", "alex", "--json"])).arrayValue)
+        #expect(subs.map { $0["inAppOwnershipType"]?.stringValue } == ["FAMILY_SHARED", "PURCHASED"], "\(subs)")
+        #expect(subs.map { $0["originalTransactionIdentifier"]?.stringValue } == ["2000000000000002", "2000000000000003"])
+        #expect(subs.map { $0["status"]?.stringValue } == ["active", "active"])
+        #expect(subs.last?["purchaserOriginalTransactionIdentifier"] == .null)
+        // The account's own subscriptions are unchanged: one, its own.
+        let mine = try #require(try Self.json(h.run(["subscriptions", "--json"])).arrayValue)
+        #expect(mine.count == 1, "\(mine)")
+        let token = h.run(["jws", "2000000000000003"]).stdout.trimmingCharacters(in: .newlines)
+        let lines = h.run(["notifications", "--json"]).stdout.split(separator: "\n")
+        let payloads = try lines.map { try #require(try JSONParser.parse(String($0))["signedPayload"]?.stringValue) }
+        let decoded = try AppleVerifier.decode([(.transaction, token)] + payloads.map { (.notification, $0) })
+        let t = decoded[0]
+        #expect(t["inAppOwnershipType"] == .string("PURCHASED") && t["transactionId"] == .string("2000000000000003"), "\(t)")
+        #expect(t["originalTransactionId"] == .string("2000000000000003"))
+        #expect(decoded.dropFirst().map { $0["notificationType"]?.stringValue } == ["SUBSCRIBED", "SUBSCRIBED"])
+        let note = try #require(decoded.last)
+        #expect(note["subtype"] == .string("INITIAL_BUY"), "\(note)")
+        let signedTransaction = try #require(note["data"]?["signedTransactionInfo"]?.stringValue)
+        let signedRenewal = try #require(note["data"]?["signedRenewalInfo"]?.stringValue)
+        let inner = try AppleVerifier.decode([(.transaction, signedTransaction), (.renewal, signedRenewal)])
+        #expect(
+            inner[0]["inAppOwnershipType"] == .string("PURCHASED") && inner[0]["transactionId"] == .string("2000000000000003"))
+        #expect(inner[1]["originalTransactionId"] == .string("2000000000000003") && inner[1]["autoRenewStatus"] == .number("0"))
+        // The purchaser's refund revokes the shared copy, not the member's own subscription.
+        #expect(h.run(["refund", "2000000000000001"]).code == 0)
+        let after = try #require(try Self.json(h.run(["subscriptions", "--member", "alex", "--json"])).arrayValue)
+        // The revoked share ends (it leaves the list); the member's own subscription stays active.
+        #expect(after.map { $0["inAppOwnershipType"]?.stringValue } == ["PURCHASED"], "\(after)")
+        #expect(after.map { $0["status"]?.stringValue } == ["active"])
+        let payload = try Self.json(h.run(["jws", "2000000000000003", "--json"]))
+        #expect(payload["payload"]?["revocationDate"] == nil, "\(payload)")
     }
 
     @Test("verify-receipt of a member's receipt: in_app and latest_receipt_info are the member's, FAMILY_SHARED")

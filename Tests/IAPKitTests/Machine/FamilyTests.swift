@@ -20,6 +20,7 @@ struct FamilyTests {
         product("shared.unlock", .nonConsumable, shareable: true),
         product("own.unlock", .nonConsumable, shareable: false),
         product("shared.monthly", .autoRenewable, shareable: true),
+        product("shared.season", .nonRenewing, shareable: true),
     ])
 
     static func harness() -> MachineHarness { MachineHarness(catalog: catalog) }
@@ -161,8 +162,44 @@ struct FamilyTests {
         #expect(h.names(refund) == ["transactionRevoked", "familyTransactionRevoked"])
         #expect(h.transaction(own.id)?.revocationDate == nil)
         h.expectRefusal(
-            .family(.buy(ProductID("shared.monthly"), member: "alex")),
-            .family(.memberSubscription(ProductID("shared.monthly"), member: "alex")))
+            .family(.buy(ProductID("shared.season"), member: "alex")),
+            .family(.memberSubscription(ProductID("shared.season"), member: "alex")))
+        #expect(Self.reloaded(h.state) == h.state)
+    }
+
+    @Test(
+        "a member's own subscription: PURCHASED beside its FAMILY_SHARED copy, one period, not the account's, kept on refund and leaving"
+    )
+    func memberOwnSubscription() throws {
+        var h = Self.harness()
+        try h.apply(.family(.add("alex")))
+        let monthly = try buy(&h, "shared.monthly")
+        let shared = try #require(h.state.family?.shares.first?.latest)
+        let before = h.state
+        let effects = try h.apply(.family(.buy(ProductID("shared.monthly"), member: "alex")))
+        guard case .payment(.purchased(let own)) = effects.outcome else { Issue.record("\(effects.outcome)"); return }
+        #expect(own.familyMember == "alex" && own.isMemberPurchase && own.charged && own.inAppOwnershipType == "PURCHASED")
+        #expect(own.originalID == own.id && own.id > shared.id && own.disposition == .finished)
+        #expect(own.expiresDate == SubscriptionPeriod(iso8601: "P1M")!.advance(h.state.clock))
+        #expect(own.webOrderLineItemID == before.nextWebOrderLineItemID)
+        #expect(h.names(effects) == ["familyMemberPurchased"])
+        let notes = effects.events.compactMap(\.kind.serverNotification)
+        #expect(notes.map(\.type) == ["SUBSCRIBED"] && notes.map(\.subtype) == ["INITIAL_BUY"])
+        // Whole state: only the counters moved; the account's subscriptions, groups, queue and
+        // the family's shares are as before (the member's subscription takes no account slot).
+        var expected = before
+        expected.clock = own.date  // the machine's clock step
+        expected.nextTransactionID = own.id.next
+        expected.nextWebOrderLineItemID = before.nextWebOrderLineItemID + 1
+        expected.nextEventSeq = h.state.nextEventSeq
+        #expect(h.state == expected)
+        #expect(h.transaction(own.id) == own && h.transaction(shared.id) == shared)
+        // The purchaser's refund revokes the shared copy only; leaving revokes nothing of its own.
+        let refund = try h.apply(.refund(monthly.id, reason: 1))
+        #expect(h.names(refund) == ["transactionRevoked", "familyTransactionRevoked"])
+        #expect(h.transaction(shared.id)?.revocationDate != nil && h.transaction(own.id) == own)
+        try h.apply(.family(.remove("alex")))
+        #expect(h.transaction(own.id) == own)
         #expect(Self.reloaded(h.state) == h.state)
     }
 }

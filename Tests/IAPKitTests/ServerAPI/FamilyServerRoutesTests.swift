@@ -75,6 +75,43 @@ struct FamilyServerRoutesTests {
             revoked?["status"] == .number("5") && revoked?["originalTransactionId"] == .string(Self.id(4)), "\(revoked ?? .null)")
     }
 
+    @Test("statuses by a member's id list its shared and its own subscription; its own renewal info is auto-renew off")
+    func ownSubscriptionStatuses() throws {
+        let h = try Self.family()
+        h.api.subscriptionStatus = SubscriptionEngineStatus()
+        try h.apply([.family(.buy(ProductID("com.x.vippro"), member: "alex"))])
+        let own = Self.id(8)
+        let expected = """
+            {"environment":"Sandbox","bundleId":"com.x.demo","data":[\
+            {"subscriptionGroupIdentifier":"vip","lastTransactions":[\
+            {"status":1,"originalTransactionId":"\(Self.id(4))","signedTransactionInfo":"signed.\(Self.id(6)).com.x.vippro","signedRenewalInfo":"renewal.\(Self.id(4))"},\
+            {"status":1,"originalTransactionId":"\(own)","signedTransactionInfo":"signed.\(own).com.x.vippro","signedRenewalInfo":"renewal.\(own)"}]}]}
+            """
+        #expect(APIHarness.text(h.get("/inApps/v1/subscriptions/\(own)")) == expected)
+        // The account's id: its own subscription only; the group's slot stays the account's.
+        let account = h.json(h.get("/inApps/v1/subscriptions/\(Self.id(1))"))?["data"]?.arrayValue?.first?["lastTransactions"]?
+            .arrayValue
+        #expect(account?.map { $0["originalTransactionId"]?.stringValue } == [Self.id(3)])
+        let info = try h.store.read { s throws(StoreError) -> RenewalInfo? in
+            guard let t = try s.transaction(TransactionID(parsing: own)!) else { return nil }
+            return try StoreTransactionSigner.renewalInfo(of: t, session: s)
+        }
+        #expect(info?.originalTransactionID.description == own && info?.autoRenew == false && info?.status == .active)
+        #expect(info?.expirationIntent == nil && info?.autoRenewProductID == ProductID("com.x.vippro"))
+        // One period: after it the member's own subscription is expired (not renewed), intent 1;
+        // the shared one still follows the purchaser's renewing subscription.
+        let clock = try h.store.read { s throws(StoreError) in s.state.clock }
+        try h.apply([.advanceClock(to: clock.adding(milliseconds: 32 * 86_400_000))])
+        let later = h.json(h.get("/inApps/v1/subscriptions/\(own)"))?["data"]?.arrayValue?.first?["lastTransactions"]?.arrayValue
+        #expect(later?.map { $0["status"] } == [.number("1"), .number("2")], "\(later ?? [])")
+        #expect(later?.last?["originalTransactionId"] == .string(own))
+        let expired = try h.store.read { s throws(StoreError) -> RenewalInfo? in
+            guard let t = try s.transaction(TransactionID(parsing: own)!) else { return nil }
+            return try StoreTransactionSigner.renewalInfo(of: t, session: s)
+        }
+        #expect(expired?.status == .expired && expired?.expirationIntent == 1 && expired?.autoRenew == false)
+    }
+
     @Test("extending a member's shared subscription is 4030007; the purchaser's is extended")
     func renewalExtension() throws {
         let h = try Self.family()
