@@ -161,6 +161,17 @@ enum JWSCommand {
         if let failed = try FaultGate.fire(c, .subscriptionStatus, product: ProductID(word)) { return failed }
         return try c.read { s throws(StoreError) in
             var ref = SubscriptionReference(parsing: word)
+            // A family member's own subscription (`buy --member`) is not the account's: its
+            // renewal info comes from its one period (docs/family.md).
+            if case .originalTransaction(let id) = ref, let t = try s.transaction(id), t.isMemberPurchase,
+                t.productType == .autoRenewable
+            {
+                let info = try StoreTransactionSigner.renewalInfo(of: t, session: s)
+                let token = try StoreTransactionSigner(session: s).signer.sign(
+                    SignedRenewalInfoPayload.bytes(info, context: SignedDataContext(state: s.state)))
+                printToken(token, key: "signedRenewalInfo", id: ("originalTransactionIdentifier", t.originalID.description), c)
+                return .success
+            }
             // Any transaction of the subscription names it, as its original id does.
             if case .originalTransaction(let id) = ref, s.state.subscriptions[id] == nil, let t = try s.transaction(id),
                 t.productType == .autoRenewable

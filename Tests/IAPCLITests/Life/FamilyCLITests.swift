@@ -175,6 +175,10 @@ struct FamilyCLITests {
         #expect(
             inner[0]["inAppOwnershipType"] == .string("PURCHASED") && inner[0]["transactionId"] == .string("2000000000000003"))
         #expect(inner[1]["originalTransactionId"] == .string("2000000000000003") && inner[1]["autoRenewStatus"] == .number("0"))
+        let renewal = h.run(["jws", "renewal", "2000000000000003"]).stdout.trimmingCharacters(in: .newlines)
+        let info = try AppleVerifier.decode([(.renewal, renewal)])[0]
+        #expect(
+            info["originalTransactionId"] == .string("2000000000000003") && info["autoRenewStatus"] == .number("0"), "\(info)")
         // The purchaser's refund revokes the shared copy, not the member's own subscription.
         #expect(h.run(["refund", "2000000000000001"]).code == 0)
         let after = try #require(try Self.json(h.run(["subscriptions", "--member", "alex", "--json"])).arrayValue)
