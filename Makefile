@@ -40,12 +40,13 @@ test-setup:
 demo: build
 	@bash scripts/demo.sh $(BIN)
 
-bench:
+# The receipt figures compare with Apple's ReceiptUtility, so the bench runs with the test venv.
+bench: test-setup
 	@echo "$(SWIFT) build $(RELEASE_FLAGS) --product iapbench"
 	@$(SWIFT) build $(RELEASE_FLAGS) --product iapbench $(QUIET_LINK)
 	@echo "$(SWIFT) build $(RELEASE_FLAGS) --product iapctl"
 	@$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
-	.build/release/iapbench --binary $(BIN) --json bench/results.json
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" .build/release/iapbench --binary $(BIN) --json bench/results.json
 
 format:
 	$(SWIFT) format -i -r Sources Tests Plugins Fuzz
