@@ -165,23 +165,14 @@ enum RefundCommand {
                     w.key("subscription")
                     if let sub { SubscriptionJSON.write(sub, into: &w) } else { w.null() }
                     w.key("notification")
-                    if let n = notification {
-                        w.beginObject()
-                        w.key("notificationType")
-                        w.string(n.type)
-                        w.key("subtype")
-                        w.optionalString(n.subtype)
-                        w.endObject()
-                    } else {
-                        w.null()
-                    }
+                    ServerNotificationJSON.write(notification, into: &w)
                     w.endObject()
                 }
             } else {
                 c.stdout.line(LifeText.refundLine(t, q, consumption: consumption.count))
                 c.stdout.line(TransactionText.line(t))
                 if let sub { c.stdout.line(SubscriptionText.line(sub)) }
-                if let n = notification { c.stdout.line("notification: \(n.type)\(n.subtype.map { "/\($0)" } ?? "")") }
+                if let n = notification { c.stdout.line("notification: \(ServerNotificationJSON.text(n))") }
                 // What the family's members got back or lost with it (docs/family.md).
                 for e in effects.events {
                     guard case .family = e.kind, let line = EventText.line(e) else { continue }

@@ -213,12 +213,7 @@ public enum EventJSON {
                 SubscriptionJSON.write(s, into: &w)
             case .notificationSent(let n, _, let s):
                 w.key("notification")
-                w.beginObject()
-                w.key("notificationType")
-                w.string(n.type)
-                w.key("subtype")
-                w.optionalString(n.subtype)
-                w.endObject()
+                ServerNotificationJSON.write(n, into: &w)
                 if let s {
                     w.key("subscription")
                     SubscriptionJSON.write(s, into: &w)
@@ -249,16 +244,7 @@ public enum EventJSON {
         w.key("renewalInfo")
         if let s { SubscriptionJSON.writeRenewalInfo(s, into: &w) } else { w.null() }
         w.key("notification")
-        if let n = kind.serverNotification {
-            w.beginObject()
-            w.key("notificationType")
-            w.string(n.type)
-            w.key("subtype")
-            w.optionalString(n.subtype)
-            w.endObject()
-        } else {
-            w.null()
-        }
+        ServerNotificationJSON.write(kind.serverNotification, into: &w)
     }
 
     static func request(_ kind: String, error: TransactionError, into w: inout JSONWriter) {
