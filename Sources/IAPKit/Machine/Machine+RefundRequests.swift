@@ -103,12 +103,7 @@ extension Machine {
                 restored = sub
             }
         case .nonRenewing:
-            if var e = state.nonRenewing[t.productID], let end = t.expiresDate,
-                let period = catalog[t.productID]?.subscriptionPeriod
-            {
-                let start = period.advance(end, times: -t.quantity)
-                let taken = max(0, end.milliseconds - max(start.milliseconds, revoked.milliseconds))
-                e.expiresDate = e.expiresDate.adding(milliseconds: taken)
+            if var e = moveTime(of: t, after: revoked, by: 1) {
                 e.purchases += 1
                 e.revocation = nil
                 state.nonRenewing[t.productID] = e

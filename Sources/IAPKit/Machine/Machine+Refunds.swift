@@ -1,3 +1,5 @@
+import IAPTime
+
 /// Refunds and the clean-up actions of Xcode's transaction manager (refund, delete, clear).
 extension Machine {
     /// Refunds a purchased, charged transaction: sets `revocationDate` (now) and
@@ -162,12 +164,19 @@ extension Machine {
     /// out: the part of its period after now, or none when its period is over. Later purchases,
     /// which were stacked after it, move earlier by as much.
     func takeBackTime(of t: Transaction) -> NonRenewingEntitlement? {
+        moveTime(of: t, after: state.clock, by: -1)
+    }
+
+    /// The non-renewing entitlement of `t`'s product with the part of `t`'s period after `date`
+    /// taken out (`sign` -1, a refund or a deletion) or given back (`sign` +1, a reversed refund:
+    /// `date` is when the refund took it). Nil when the product has no entitlement or no period.
+    func moveTime(of t: Transaction, after date: Timestamp, by sign: Int64) -> NonRenewingEntitlement? {
         guard var e = state.nonRenewing[t.productID], let end = t.expiresDate,
             let period = catalog[t.productID]?.subscriptionPeriod
         else { return nil }
         let start = period.advance(end, times: -t.quantity)
-        let unused = max(0, end.milliseconds - max(start.milliseconds, state.clock.milliseconds))
-        e.expiresDate = e.expiresDate.adding(milliseconds: -unused)
+        let unused = max(0, end.milliseconds - max(start.milliseconds, date.milliseconds))
+        e.expiresDate = e.expiresDate.adding(milliseconds: sign * unused)
         return e
     }
 }
