@@ -1,4 +1,5 @@
 import Foundation
+import IAPJSON
 import IAPKit
 
 #if canImport(Glibc)
@@ -189,5 +190,58 @@ enum BearerToken {
                 #"{"iss":"57246542-96fe-1a63-e053-0824d011072a","iat":\#(now - 5),"exp":\#(now + 1200),"aud":"appstoreconnect-v1","bid":"\#(bid)"}"#
             )
             + "." + signature
+    }
+}
+
+/// A loopback webhook receiver in Python's `http.server`, written by nobody on this project: it
+/// answers each of `requests` POSTs with 200 and prints the body as one line, so a test reads
+/// exactly what `iapctl serve --webhook` delivered.
+final class WebhookReceiver {
+    private let python = Process()
+    let lines: LineReader
+    let port: String
+
+    init(requests: Int) throws {
+        let script = """
+            import http.server, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers['Content-Length']))
+                    self.send_response(200); self.send_header('Content-Length', '0'); self.end_headers()
+                    print(body.decode(), flush=True)
+                def log_message(self, *a): pass
+            s = http.server.HTTPServer(('127.0.0.1', 0), H)
+            s.timeout = 60
+            print(s.server_address[1], flush=True)
+            for _ in range(int(sys.argv[1])): s.handle_request()
+            """
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, String(requests)]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        lines = LineReader(out.fileHandleForReading)
+        guard let port = lines.next() else {
+            kill(python.processIdentifier, SIGKILL)
+            throw NoPort()
+        }
+        self.port = port
+    }
+
+    struct NoPort: Error, CustomStringConvertible {
+        var description: String { "the Python webhook receiver printed no port" }
+    }
+
+    deinit { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
+
+    /// The `signedPayload` of each of the next `count` deliveries, or nil when fewer arrived in time.
+    func signedPayloads(_ count: Int) throws -> [String]? {
+        var payloads: [String] = []
+        for _ in 0..<count {
+            guard let body = lines.next(timeout: 30), let p = try JSONParser.parse(body)["signedPayload"]?.stringValue
+            else { return nil }
+            payloads.append(p)
+        }
+        return payloads
     }
 }

@@ -112,39 +112,15 @@ struct SignedServeTests {
 
     @Test("the webhook delivers signed notifications that Apple's verify_and_decode_notification accepts")
     func webhookSigned() throws {
-        let receiver = """
-            import http.server, sys
-            class H(http.server.BaseHTTPRequestHandler):
-                def do_POST(self):
-                    body = self.rfile.read(int(self.headers['Content-Length']))
-                    self.send_response(200); self.send_header('Content-Length', '0'); self.end_headers()
-                    print(body.decode(), flush=True)
-                def log_message(self, *a): pass
-            s = http.server.HTTPServer(('127.0.0.1', 0), H)
-            s.timeout = 60
-            print(s.server_address[1], flush=True)
-            for _ in range(int(sys.argv[1])): s.handle_request()
-            """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", receiver, "3"]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
-        let lines = LineReader(out.fileHandleForReading)
-        let port = try #require(lines.next())
+        let receiver = try WebhookReceiver(requests: 3)
+        let port = receiver.port
         let h = CLIHarness()
         #expect(h.run(["init"]).code == 0)
         let server = try ServerProcess(store: h.store, ["--webhook", "http://127.0.0.1:\(port)/n", "--app-apple-id", "1234"])
         for line in [["buy", "com.x.vip2"], ["auto-renew", "off", "com.x.vip2"], ["buy", "com.x.coin42"]] {
             #expect(h.run(line).code == 0, "\(line)")
         }
-        var payloads: [String] = []
-        for _ in 0..<3 {
-            let body = try #require(lines.next(timeout: 30), "the webhook delivered fewer than 3 notifications")
-            payloads.append(try #require(try JSONParser.parse(body)["signedPayload"]?.stringValue))
-        }
+        let payloads = try #require(try receiver.signedPayloads(3), "the webhook delivered fewer than 3 notifications")
         #expect(server.stop() == 0)
         let decoded = try AppleVerifier.decode(payloads.map { (.notification, $0) }, appAppleID: 1234)
         #expect(
@@ -160,28 +136,8 @@ struct SignedServeTests {
 
     @Test("notifications send: serve's webhook posts what it makes; history and send attempts survive a restart of serve")
     func sentNotificationsSurviveRestart() throws {
-        let receiver = """
-            import http.server, sys
-            class H(http.server.BaseHTTPRequestHandler):
-                def do_POST(self):
-                    body = self.rfile.read(int(self.headers['Content-Length']))
-                    self.send_response(200); self.send_header('Content-Length', '0'); self.end_headers()
-                    print(body.decode(), flush=True)
-                def log_message(self, *a): pass
-            s = http.server.HTTPServer(('127.0.0.1', 0), H)
-            s.timeout = 60
-            print(s.server_address[1], flush=True)
-            for _ in range(int(sys.argv[1])): s.handle_request()
-            """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", receiver, "3"]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        defer { if python.isRunning { kill(python.processIdentifier, SIGKILL) } }
-        let lines = LineReader(out.fileHandleForReading)
-        let port = try #require(lines.next())
+        let receiver = try WebhookReceiver(requests: 3)
+        let port = receiver.port
         let h = CLIHarness()
         #expect(h.run(["buy", "com.x.vip2"]).code == 0)
         var server = try ServerProcess(store: h.store, ["--webhook", "http://127.0.0.1:\(port)/n"])
@@ -190,11 +146,7 @@ struct SignedServeTests {
             ["TEST"],
         ]
         for line in sends { #expect(h.run(["notifications", "send"] + line).code == 0, "\(line)") }
-        var payloads: [String] = []
-        for _ in 0..<3 {
-            let body = try #require(lines.next(timeout: 30), "the webhook delivered fewer than 3 notifications")
-            payloads.append(try #require(try JSONParser.parse(body)["signedPayload"]?.stringValue))
-        }
+        let payloads = try #require(try receiver.signedPayloads(3), "the webhook delivered fewer than 3 notifications")
         let decoded = try AppleVerifier.decode(payloads.map { (.notification, $0) })
         #expect(
             decoded.map { "\($0["notificationType"]?.stringValue ?? "?") \($0["subtype"]?.stringValue ?? "-")" } == [
