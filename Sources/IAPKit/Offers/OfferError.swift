@@ -50,7 +50,10 @@ public enum OfferError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingParameter(let what):
             return "the offer is missing \(what)"
         case .unknownKey(let id, let known):
-            let list = known.isEmpty ? "the store has none (add one with 'iapctl offer-key add KEY_ID FILE')" : "known: \(known.joined(separator: ", "))"
+            let list =
+                known.isEmpty
+                ? "the store has none (add one with 'iapctl offer-key add KEY_ID FILE')"
+                : "known: \(known.joined(separator: ", "))"
             return "no subscription offer key '\(id)'; \(list)"
         case .malformedSignature(let why), .signatureMismatch(let why), .outsideWindow(let why), .invalidPrice(let why),
             .ineligible(let why), .wrongBillingPlan(let why):

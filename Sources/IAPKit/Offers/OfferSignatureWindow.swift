@@ -22,11 +22,13 @@ public enum OfferSignatureWindow {
         let age = now.milliseconds - signed
         if age > validity {
             throw .outsideWindow(
-                "\(what) (\(Timestamp(milliseconds: signed).rfc3339)) is \(describe(age)) before the store's clock (\(now.rfc3339)); a signed offer is valid for 24 hours, so sign a new one")
+                "\(what) (\(Timestamp(milliseconds: signed).rfc3339)) is \(describe(age)) before the store's clock (\(now.rfc3339)); a signed offer is valid for 24 hours, so sign a new one"
+            )
         }
         if -age > leeway {
             throw .outsideWindow(
-                "\(what) (\(Timestamp(milliseconds: signed).rfc3339)) is \(describe(-age)) after the store's clock (\(now.rfc3339)); sign with the store's time ('iapctl clock') or move the clock ('iapctl clock set')")
+                "\(what) (\(Timestamp(milliseconds: signed).rfc3339)) is \(describe(-age)) after the store's clock (\(now.rfc3339)); sign with the store's time ('iapctl clock') or move the clock ('iapctl clock set')"
+            )
         }
     }
 

@@ -56,11 +56,13 @@ public enum PromotionalOfferSignature {
         }
         guard let der = Base64.decode(signatureText) else {
             throw .malformedSignature(
-                "the signature is not base64; give base64 of the DER-encoded ECDSA signature, as PromotionalOfferSignatureCreator makes")
+                "the signature is not base64; give base64 of the DER-encoded ECDSA signature, as PromotionalOfferSignatureCreator makes"
+            )
         }
         guard (try? P256.Signature(derRepresentation: der)) != nil else {
             throw .malformedSignature(
-                "the signature is \(der.count) bytes of base64 but not a DER-encoded ECDSA signature (SEQUENCE of two INTEGERs); sign with ECDSA and SHA-256 and send the DER form")
+                "the signature is \(der.count) bytes of base64 but not a DER-encoded ECDSA signature (SEQUENCE of two INTEGERs); sign with ECDSA and SHA-256 and send the DER form"
+            )
         }
         let text = payload(
             bundleID: bundleID, keyID: keyID, productID: productID, offerID: discount.offerID,

@@ -147,7 +147,8 @@ public enum SignedOfferJWS {
         }
         if let exp = p["exp"] {
             throw .malformedSignature(
-                "the payload has an exp claim (\(exp.serialized())); Apple: \"Don't include an exp field in your payload, because including it makes the request fail\"")
+                "the payload has an exp claim (\(exp.serialized())); Apple: \"Don't include an exp field in your payload, because including it makes the request fail\""
+            )
         }
         try expect(p, "productId", equals: productID.rawValue)
         var transactionID: String?
@@ -155,7 +156,8 @@ public enum SignedOfferJWS {
         case nil, .null?:
             if transactionRequired {
                 throw .missingParameter(
-                    "the transactionId claim; the eligibility override names a transaction of the customer (or their appTransactionId)")
+                    "the transactionId claim; the eligibility override names a transaction of the customer (or their appTransactionId)"
+                )
             }
         case .string(let text)? where !text.isEmpty:
             transactionID = text

@@ -66,9 +66,11 @@ public enum OfferKeyError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badID(let id):
-            return "'\(id)' is not a key id; give the key's identifier from App Store Connect (1 to 64 printable characters, no spaces)"
+            return
+                "'\(id)' is not a key id; give the key's identifier from App Store Connect (1 to 64 printable characters, no spaces)"
         case .notAKey(let name):
-            return "\(name): not a P-256 key; give the App Store Connect in-app purchase key (.p8, 'BEGIN PRIVATE KEY') or its public half ('BEGIN PUBLIC KEY')"
+            return
+                "\(name): not a P-256 key; give the App Store Connect in-app purchase key (.p8, 'BEGIN PRIVATE KEY') or its public half ('BEGIN PUBLIC KEY')"
         }
     }
 }

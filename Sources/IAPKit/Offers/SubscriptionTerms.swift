@@ -120,7 +120,8 @@ public enum SubscriptionTerms {
             let ref =
                 offers?.current
                 ?? SubscriptionOfferState.OfferRef(type: .introductory, id: nil, product: product.id, billingPlan: plan)
-            if let terms = terms(of: ref, in: catalog), terms.paymentMode == .payAsYouGo, let price = terms.price(in: storefront) {
+            if let terms = terms(of: ref, in: catalog), terms.paymentMode == .payAsYouGo, let price = terms.price(in: storefront)
+            {
                 return PeriodTerms(
                     period: terms.period, price: price, offer: .payAsYouGo, offerRef: ref, offerPeriod: terms.duration,
                     offerPeriodsLeft: offerPeriodsLeft - 1, billingPlan: terms.billingPlan)

@@ -36,7 +36,8 @@ public enum WinBackEligibility {
     /// Why a win-back offer cannot be redeemed now, or nil when it can.
     public static func refusal(_ offer: WinBackOffer, for s: Subscriber, at now: Timestamp) -> String? {
         guard s.churned else {
-            return "win-back offers are for lapsed subscribers: the subscription must have expired with auto-renew off (not in billing retry or its grace period)"
+            return
+                "win-back offers are for lapsed subscribers: the subscription must have expired with auto-renew off (not in billing retry or its grace period)"
         }
         guard offer.isAvailable(at: now) else {
             let start = offer.startDate.map { String($0.rfc3339.prefix(10)) } ?? "any day"
@@ -49,17 +50,20 @@ public enum WinBackEligibility {
         case .rules(let paidMonths, let since, let wait):
             let paid = months(from: s.paidSince, to: s.paidUntil)
             if paid < paidMonths {
-                return "win-back offer '\(offer.id)' needs \(paidMonths) month(s) of paid service; the subscriber paid for \(paid)"
+                return
+                    "win-back offer '\(offer.id)' needs \(paidMonths) month(s) of paid service; the subscriber paid for \(paid)"
             }
             let lapsed = months(from: s.paidUntil, to: now)
             if !since.contains(lapsed) {
-                return "win-back offer '\(offer.id)' is for subscribers lapsed \(since.lowerBound) to \(since.upperBound) month(s); this one lapsed \(lapsed) month(s) ago"
+                return
+                    "win-back offer '\(offer.id)' is for subscribers lapsed \(since.lowerBound) to \(since.upperBound) month(s); this one lapsed \(lapsed) month(s) ago"
             }
             if let last = s.redemptions[offer.id] {
                 guard let wait else { return nil }
                 let waited = months(from: last, to: now)
                 if waited < wait {
-                    return "win-back offer '\(offer.id)' was redeemed before; it can be redeemed again \(wait) month(s) after that offer ended (\(waited) so far)"
+                    return
+                        "win-back offer '\(offer.id)' was redeemed before; it can be redeemed again \(wait) month(s) after that offer ended (\(waited) so far)"
                 }
             }
             return nil

@@ -74,7 +74,10 @@ struct SubscriptionCLITests {
                 ["renew", "com.x.vip2"], 3,
                 "error: no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')\n"
             ),
-            (["expire", "77"], 3, "error: no subscription has original transaction id 77 (list them with 'iapctl subscriptions', no id)\n"),
+            (
+                ["expire", "77"], 3,
+                "error: no subscription has original transaction id 77 (list them with 'iapctl subscriptions', no id)\n"
+            ),
             (
                 ["resolve", "com.x.coin42"], 64,
                 "error: 'com.x.coin42' is consumable, not an auto-renewable subscription; name a subscription product or an original transaction id\n"

@@ -196,7 +196,10 @@ struct AutoRenewableTests {
         ) {
             try h.apply(.renewSubscription(.product(ProductID("com.x.noads"))))
         }
-        #expect(throws: StoreError.notFound("no subscription has original transaction id 42 (list them with 'iapctl subscriptions', no id)")) {
+        #expect(
+            throws: StoreError.notFound(
+                "no subscription has original transaction id 42 (list them with 'iapctl subscriptions', no id)")
+        ) {
             try h.apply(.renewSubscription(.originalTransaction(TransactionID(42))))
         }
         _ = try h.buy("com.x.vippro")
