@@ -17,48 +17,59 @@ let binary =
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("iapctl").path
 let jsonPath = option("--json", in: arguments) ?? "bench/results.json"
 let scratch = NSTemporaryDirectory() + "/iapbench-\(getpid())"
-try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: scratch) }
 
-var figures: [Figure] = []
-if arguments.contains("--subscriptions-only") {
-    BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
-    exit(0)
-}
-if arguments.contains("--ui-only") {
-    let ui = try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
-    BenchmarkReport.print(ui)
-    if let path = option("--json", in: arguments) { try BenchmarkReport.write(ui, to: path, quick: quick) }
-    exit(0)
-}
-if arguments.contains("--architecture-only") {
-    BenchmarkReport.print(try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick))
-    exit(0)
-}
-if arguments.contains("--crypto-only") {
-    let crypto = try CryptoBenchmarks.run(quick: quick)
-    BenchmarkReport.print(crypto)
-    if let path = option("--json", in: arguments) { try BenchmarkReport.write(crypto, to: path, quick: quick) }
-    exit(0)
-}
-if arguments.contains("--server-only") {
-    let server = try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
-    BenchmarkReport.print(server)
-    if let path = option("--json", in: arguments) { try BenchmarkReport.write(server, to: path, quick: quick) }
-    exit(0)
-}
-if arguments.contains("--machine-only") {
-    BenchmarkReport.print([try FoundationBenchmarks.machineCycles(1_000_000)])
-    exit(0)
-}
-figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
-figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
-figures += try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
-figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
-figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
-figures += try ReceiptBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
-figures += try CryptoBenchmarks.run(quick: quick)
-figures += try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+/// Every benchmark the arguments ask for. A failure (a missing tool, a command that did not
+/// answer as expected) is reported on one line by the caller, not as a trap.
+func runBenchmarks() throws {
+    var figures: [Figure] = []
+    if arguments.contains("--subscriptions-only") {
+        BenchmarkReport.print(try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10))
+        return
+    }
+    if arguments.contains("--ui-only") {
+        let ui = try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+        BenchmarkReport.print(ui)
+        if let path = option("--json", in: arguments) { try BenchmarkReport.write(ui, to: path, quick: quick) }
+        return
+    }
+    if arguments.contains("--architecture-only") {
+        BenchmarkReport.print(try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick))
+        return
+    }
+    if arguments.contains("--crypto-only") {
+        let crypto = try CryptoBenchmarks.run(quick: quick)
+        BenchmarkReport.print(crypto)
+        if let path = option("--json", in: arguments) { try BenchmarkReport.write(crypto, to: path, quick: quick) }
+        return
+    }
+    if arguments.contains("--server-only") {
+        let server = try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+        BenchmarkReport.print(server)
+        if let path = option("--json", in: arguments) { try BenchmarkReport.write(server, to: path, quick: quick) }
+        return
+    }
+    if arguments.contains("--machine-only") {
+        BenchmarkReport.print([try FoundationBenchmarks.machineCycles(1_000_000)])
+        return
+    }
+    figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)
+    figures += try SubscriptionBenchmarks.run(scratch: scratch, subscriptions: quick ? 100 : 1000, years: 10)
+    figures += try ArchitectureBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+    figures += try ScenarioBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+    figures += try ServerBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+    figures += try ReceiptBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
+    figures += try CryptoBenchmarks.run(quick: quick)
+    figures += try UIBenchmarks.run(binary: binary, scratch: scratch, quick: quick)
 
-BenchmarkReport.print(figures)
-try BenchmarkReport.write(figures, to: jsonPath, quick: quick)
+    BenchmarkReport.print(figures)
+    try BenchmarkReport.write(figures, to: jsonPath, quick: quick)
+}
+
+do {
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    try runBenchmarks()
+} catch {
+    FileHandle.standardError.write(Data("iapbench: \(error)\n".utf8))
+    exit(1)
+}
