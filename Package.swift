@@ -35,9 +35,10 @@ let package = Package(
             path: "Sources/IAPKit",
             plugins: ["EmbedFixtures"]
         ),
-        // The runtime: what runs beside the deterministic core (threads, locks, child processes)
-        // without Foundation, so the shipped iapctl links none.
-        .target(name: "IAPRuntime", path: "Sources/IAPRuntime"),
+        // The runtime: what runs beside the deterministic core without Foundation, so the shipped
+        // iapctl links none: threads, locks, child processes, and what drives the core with them
+        // (RMStore's delivery pipeline and the content downloader, in Delivery/).
+        .target(name: "IAPRuntime", dependencies: ["IAPKit"], path: "Sources/IAPRuntime"),
         // The Transaction Manager page (HTML, CSS, JavaScript in Sources/IAPUIAssets/Assets),
         // embedded by the EmbedUIAssets plugin; `iapctl serve` answers GET / with it.
         .target(

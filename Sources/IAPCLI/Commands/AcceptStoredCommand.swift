@@ -29,6 +29,6 @@ enum AcceptStoredCommand {
             }
             return (ExitCode(effects.outcome), ts)
         }
-        return try DeliveryFollowUp.after(code, delivered: delivered, c)
+        return try c.afterDelivery(code, delivered: delivered)
     }
 }

@@ -28,6 +28,6 @@ enum ApproveCommand {
             }
             return (ExitCode(effects.outcome), [t])
         }
-        return try DeliveryFollowUp.after(code, delivered: delivered, c)
+        return try c.afterDelivery(code, delivered: delivered)
     }
 }

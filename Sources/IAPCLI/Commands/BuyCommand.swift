@@ -107,7 +107,7 @@ enum BuyCommand {
             }
             return (ExitCode(effects.outcome), [t])
         }
-        return try DeliveryFollowUp.after(code, delivered: delivered, c)
+        return try c.afterDelivery(code, delivered: delivered)
     }
 }
 

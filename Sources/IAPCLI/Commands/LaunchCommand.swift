@@ -1,4 +1,5 @@
 import IAPKit
+import IAPRuntime
 
 /// `iapctl launch`: the app starts and attaches its observer; StoreKit redelivers the queue.
 enum LaunchCommand {
@@ -27,7 +28,7 @@ enum LaunchCommand {
             return ExitCode(effects.outcome)
         }
         // auto-finish: StoreKit redelivers, and RMStore runs its pipeline on each transaction again.
-        if !pipeline.isEmpty { return try AutoFinish.run(code, ids: pipeline, c) }
+        if !pipeline.isEmpty { return try DeliveryPipeline.run(code, ids: pipeline, c) }
         let delivered = try SelfHostedDownloader.deliver(c, only: nil)
         return delivered ? code : .declined
     }

@@ -54,6 +54,6 @@ enum PromoteCommand {
             }
             return (ExitCode(effects.outcome), t.map { [$0] } ?? [])
         }
-        return try DeliveryFollowUp.after(code, delivered: delivered, c)
+        return try c.afterDelivery(code, delivered: delivered)
     }
 }

@@ -49,6 +49,6 @@ enum ResolveCommand {
             }
             return (ExitCode(effects.outcome), [t])
         }
-        return try DeliveryFollowUp.after(code, delivered: delivered, c)
+        return try c.afterDelivery(code, delivered: delivered)
     }
 }

@@ -38,6 +38,6 @@ enum RestoreCommand {
             }
             return (ExitCode(effects.outcome), restored)
         }
-        return try DeliveryFollowUp.after(code, delivered: delivered, c)
+        return try c.afterDelivery(code, delivered: delivered)
     }
 }

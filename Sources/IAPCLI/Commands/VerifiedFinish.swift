@@ -1,4 +1,5 @@
 import IAPKit
+import IAPRuntime
 
 /// `iapctl finish --verify TXID...`: RMStore's `didPurchaseTransaction:` with a receipt verifier,
 /// for transactions the app delivers by hand. Each transaction is committed on its own (a
@@ -12,7 +13,7 @@ enum VerifiedFinish {
             var code = ExitCode.success
             var lines: [String] = []
             for id in targets {
-                let (effects, outcome) = try verifyAndFinish(id, s, thenFinish: true)
+                let (effects, outcome) = try DeliveryPipeline.verifyAndFinish(id, s, thenFinish: true)
                 FinishCommand.warnAboutCancelledDownloads(effects.finish, c)
                 finished += effects.finish.finished
                 lines += effects.events.compactMap(line)
@@ -27,21 +28,6 @@ enum VerifiedFinish {
             }
             return code
         }
-    }
-
-    /// Verifies one transaction (purchased or restored; a failed one is only finished, as RMStore
-    /// finishes failed transactions without verifying) and applies the verdict.
-    static func verifyAndFinish(_ id: TransactionID, _ s: StoreSession, thenFinish: Bool) throws(StoreError) -> (
-        Effects, ExitCode
-    ) {
-        guard let t = s.state.queued(id), t.isDelivered else {
-            // Unknown, finished, purchasing, deferred or failed: the plain finish says what is wrong or does it.
-            let effects = try s.apply(.finish([id]))
-            return (effects, .success)
-        }
-        let verdict = try TransactionVerification.verdict(for: t, session: s)
-        let effects = try s.apply(.receipt(.verifyTransaction(id, failure: verdict, thenFinish: thenFinish)))
-        return (effects, ExitCode(effects.outcome))
     }
 
     static func line(_ e: Event) -> String? {

@@ -13,47 +13,68 @@ import IAPKit
 ///    `persistTransaction:`) and posts `storePaymentTransactionFinished`.
 ///
 /// Each step is its own commit, as each is a separate callback in RMStore, so a crash between
-/// steps leaves the transaction in the queue and `launch` runs the pipeline again.
-enum AutoFinish {
-    static func run(_ code: ExitCode, ids: [TransactionID], _ c: CommandContext) throws -> ExitCode {
+/// steps leaves the transaction in the queue and `launch` runs the pipeline again. Every change
+/// goes through `StoreSession.apply`; the copies of Apple-hosted content are written through
+/// the session's `contentCopy`, and a failed one is removed by the session's effect interpreter
+/// (`StoreEffect.removeDownloadCopy`) inside the commit that records the failure.
+public enum DeliveryPipeline {
+    public static func run(_ code: ExitCode, ids: [TransactionID], _ host: some DeliveryHost) throws -> ExitCode {
         var result = code
         var verified: [TransactionID] = []
-        try c.write { s throws(StoreError) in
+        try host.write { s throws(StoreError) in
             for id in ids {
                 guard let t = s.state.queued(id), t.isDelivered else { continue }
-                let (effects, outcome) = try VerifiedFinish.verifyAndFinish(id, s, thenFinish: false)
-                report(effects, c)
+                let (effects, outcome) = try verifyAndFinish(id, s, thenFinish: false)
+                host.report(.pipelineStep(effects))
                 if outcome == .success && s.state.queued(id) != nil { verified.append(id) } else { result = .declined }
             }
         }
         guard !verified.isEmpty else { return result }
-        if try !SelfHostedDownloader.deliver(c, only: verified) { result = .declined }
-        try c.write { s throws(StoreError) in
+        if try !SelfHostedDownloader.deliver(host, only: verified) { result = .declined }
+        try host.write { s throws(StoreError) in
             for id in verified {
                 guard let t = s.state.queued(id) else { continue }
-                if try !download(t, s, c) { result = .declined }
+                if try !download(t, s, host) { result = .declined }
                 guard s.state.queued(id) != nil else { continue }
                 let effects = try s.apply(.finish([id]))
-                report(effects, c)
+                host.report(.pipelineStep(effects))
                 if ExitCode(effects.outcome) == .declined { result = .declined }
             }
         }
         return result
     }
 
+    /// Verifies one transaction (purchased or restored; a failed one is only finished, as RMStore
+    /// finishes failed transactions without verifying) and applies the verdict.
+    public static func verifyAndFinish(_ id: TransactionID, _ s: StoreSession, thenFinish: Bool) throws(StoreError) -> (
+        Effects, ExitCode
+    ) {
+        guard let t = s.state.queued(id), t.isDelivered else {
+            // Unknown, finished, purchasing, deferred or failed: the plain finish says what is wrong or does it.
+            let effects = try s.apply(.finish([id]))
+            return (effects, .success)
+        }
+        let verdict = try TransactionVerification.verdict(for: t, session: s)
+        let effects = try s.apply(.receipt(.verifyTransaction(id, failure: verdict, thenFinish: thenFinish)))
+        return (effects, ExitCode(effects.outcome))
+    }
+
     /// Starts the transaction's waiting downloads and copies every active one to the end, each
     /// in one step; false when one failed (an armed download fault).
-    static func download(_ t: Transaction, _ s: StoreSession, _ c: CommandContext) throws(StoreError) -> Bool {
+    static func download(_ t: Transaction, _ s: StoreSession, _ host: some DeliveryHost) throws(StoreError) -> Bool {
         guard !t.downloads.isEmpty else { return true }
         if t.downloads.contains(where: { $0.state == .waiting }) {
-            report(try s.apply(.download(.start, t.id, content: nil)), c)
+            host.report(.pipelineStep(try s.apply(.download(.start, t.id, content: nil))))
         }
         guard let current = s.state.queued(t.id) else { return true }
         var succeeded = true
         for d in current.downloads where d.state == .active {
             let copy = try s.contentCopy(transaction: current, download: d)
             try copy.write(from: d.downloadedBytes, to: d.contentLength)
-            report(try s.apply(.recordDownloadProgress(t.id, content: d.contentIdentifier, downloadedBytes: d.contentLength)), c)
+            host.report(
+                .pipelineStep(
+                    try s.apply(
+                        .recordDownloadProgress(t.id, content: d.contentIdentifier, downloadedBytes: d.contentLength))))
             let now = s.state.queued(t.id)?.downloads.first { $0.contentIdentifier == d.contentIdentifier }
             switch now?.state {
             case .finished?: try copy.verify()
@@ -64,14 +85,5 @@ enum AutoFinish {
             }
         }
         return succeeded
-    }
-
-    /// The pipeline's events as text lines (nothing with --json: the command printed its document).
-    static func report(_ effects: Effects, _ c: CommandContext) {
-        guard !c.json else { return }
-        for e in effects.events {
-            if case .download(.updated, _, _, _) = e.kind { continue }
-            if let line = VerifiedFinish.line(e) ?? EventText.line(e) { c.stdout.line("auto-finish: " + line) }
-        }
     }
 }

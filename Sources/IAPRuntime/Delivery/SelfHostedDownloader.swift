@@ -1,5 +1,4 @@
 import IAPKit
-import IAPRuntime
 
 /// RMStore's content downloader (`RMStoreContentDownloader`), as a command: the `downloader`
 /// setting names a shell command that iapctl runs for each purchased or restored transaction of
@@ -12,15 +11,15 @@ import IAPRuntime
 /// block, anything else the failure block. Every report becomes a `recordContentDownload`
 /// command, so the machine stays free of processes and each step is committed as it happens.
 /// The store is not locked while the command runs: it may call `iapctl` on the same store.
-enum SelfHostedDownloader {
+public enum SelfHostedDownloader {
     /// The error domain of a failed downloader.
-    static let errorDomain = "iapctl.downloader"
+    public static let errorDomain = "iapctl.downloader"
 
     /// Runs the downloader for the self-hosted content of `ids` that waits (after a purchase or
     /// restore), or, with `ids` nil, for every content that waits or was interrupted while active
     /// (at launch). Returns false when one failed.
-    static func deliver(_ c: CommandContext, only ids: [TransactionID]?) throws -> Bool {
-        let (command, pending) = try c.read { s throws(StoreError) in
+    public static func deliver(_ host: some DeliveryHost, only ids: [TransactionID]?) throws -> Bool {
+        let (command, pending) = try host.read { s throws(StoreError) in
             let due = s.state.contentDownloads.filter { record in
                 if let ids { return record.state == .waiting && ids.contains(record.transactionID) }
                 return record.state == .waiting || record.state == .active
@@ -29,75 +28,55 @@ enum SelfHostedDownloader {
         }
         guard !pending.isEmpty else { return true }
         guard let command else {
-            if !c.json {
-                for p in pending {
-                    c.stdout.line(
-                        "self-hosted content of \(p.transactionID) (\(p.productID)) waits for a downloader ('iapctl config set downloader COMMAND')"
-                    )
-                }
-            }
+            for p in pending { host.report(.waitsForDownloader(p.transactionID, p.productID)) }
             return true
         }
         var succeeded = true
         for p in pending {
             do {
-                succeeded = try run(command, for: p.transactionID, c) && succeeded
+                succeeded = try run(command, for: p.transactionID, host) && succeeded
             } catch let error as StoreError where error.exitCode == .notAllowed || error.exitCode == .notFound {
                 // Another iapctl finished the transaction while its content was downloading.
-                c.warn("self-hosted content of \(p.transactionID) was not recorded: \(error)")
+                host.report(.contentNotRecorded(p.transactionID, error))
             }
         }
         return succeeded
     }
 
     /// Runs the downloader once for transaction `id`; true when it succeeded.
-    private static func run(_ command: String, for id: TransactionID, _ c: CommandContext) throws -> Bool {
-        let display = c.json ? nil : ProgressDisplay(console: c.stdout)
-        let label = "content \(id)"
-        let (record, transactionJSON) = try c.write { s throws(StoreError) in
+    private static func run(_ command: String, for id: TransactionID, _ host: some DeliveryHost) throws -> Bool {
+        let (record, transactionJSON) = try host.write { s throws(StoreError) in
             let effects = try s.apply(.recordContentDownload(id, .started))
-            if !c.json { for line in EventText.faultLines(effects) { c.stdout.line(line) } }
+            host.report(.contentStartApplied(id, effects))
             return (s.machine.contentDownload(of: id), try s.transaction(id).map(TransactionJSON.string) ?? "{}")
         }
         guard let record, record.state == .active else {
-            let error = record?.error.map { "\($0)" } ?? "it was not started"
-            display?.end(label, "failed: \(error)")
-            c.stderr.message("error: self-hosted content of transaction \(id) failed: \(error)")
+            host.report(.contentNotStarted(id, reason: record?.error.map { "\($0)" } ?? "it was not started"))
             return false
         }
-        display?.step(label, progress: 0, detail: record.productID.rawValue)
-
-        let outcome = execute(command, input: transactionJSON + "\n", transaction: id, product: record.productID, c) {
+        host.report(.contentProgress(id, record.productID, progress: 0))
+        let outcome = execute(command, input: transactionJSON + "\n", transaction: id, product: record.productID, host) {
             basisPoints throws in
-            try c.write { s throws(StoreError) in _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints)))
+            try host.write { s throws(StoreError) in _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints)))
             }
-            display?.step(label, progress: Double(basisPoints) / 10_000, detail: record.productID.rawValue)
+            host.report(.contentProgress(id, record.productID, progress: Double(basisPoints) / 10_000))
         }
         let step: ContentDownloadStep = outcome.map(ContentDownloadStep.failed) ?? .finished
-        try c.write { s throws(StoreError) in
-            let effects = try s.apply(.recordContentDownload(id, step))
-            if let display {
-                display.end(label, outcome.map { "failed: \($0)" } ?? "finished")
-                for e in effects.events {
-                    switch e.kind {
-                    case .transactionFinished, .transactionDeliveryFailed: EventText.line(e).map { c.stdout.line($0) }
-                    default: break
-                    }
-                }
-            }
+        try host.write { s throws(StoreError) in
+            host.report(.contentEnded(id, failure: outcome, try s.apply(.recordContentDownload(id, step))))
         }
-        if let outcome { c.stderr.message("error: self-hosted content of transaction \(id) failed: \(outcome)") }
+        if let outcome { host.report(.contentFailed(id, outcome)) }
         return outcome == nil
     }
 
     /// Runs the process and reports its progress lines; returns nil on exit status 0, else the
     /// error to record.
     private static func execute(
-        _ command: String, input: String, transaction: TransactionID, product: ProductID, _ c: CommandContext,
+        _ command: String, input: String, transaction: TransactionID, product: ProductID, _ host: some DeliveryHost,
         progress: (Int) throws -> Void
     ) -> TransactionError? {
         var environment = ChildProcess.currentEnvironment
-        for (key, value) in c.environment { environment[key] = value }
+        for (key, value) in host.environment { environment[key] = value }
         environment["IAPCTL_TRANSACTION_ID"] = transaction.description
         environment["IAPCTL_PRODUCT_ID"] = product.rawValue
         var reportError: Error?
@@ -107,9 +86,7 @@ enum SelfHostedDownloader {
             let words = line.split(whereSeparator: \.isWhitespace)
             guard words.first == "progress" else { return }
             guard words.count == 2, let value = Double(words[1]), value.isFinite, (0...1).contains(value) else {
-                c.warn(
-                    "downloader for transaction \(transaction) printed '\(line)'; expected 'progress' and a number from 0 to 1 (line ignored)"
-                )
+                host.report(.badProgressLine(transaction, line: line))
                 return
             }
             do { try progress(Int((value * 10_000).rounded())) } catch { reportError = error }
