@@ -47,7 +47,8 @@ extension CommandContext: DeliveryHost {
         case .contentNotRecorded(let id, let error):
             warn("self-hosted content of \(id) was not recorded: \(error)")
         case .badProgressLine(let id, let line):
-            warn("downloader for transaction \(id) printed '\(line)'; expected 'progress' and a number from 0 to 1 (line ignored)")
+            warn(
+                "downloader for transaction \(id) printed '\(line)'; expected 'progress' and a number from 0 to 1 (line ignored)")
         }
     }
 }

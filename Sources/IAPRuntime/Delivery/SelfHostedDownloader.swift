@@ -57,7 +57,8 @@ public enum SelfHostedDownloader {
         host.report(.contentProgress(id, record.productID, progress: 0))
         let outcome = execute(command, input: transactionJSON + "\n", transaction: id, product: record.productID, host) {
             basisPoints throws in
-            try host.write { s throws(StoreError) in _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints)))
+            try host.write { s throws(StoreError) in
+                _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints)))
             }
             host.report(.contentProgress(id, record.productID, progress: Double(basisPoints) / 10_000))
         }
