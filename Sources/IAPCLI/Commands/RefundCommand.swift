@@ -106,17 +106,15 @@ enum RefundCommand {
         if product != nil, let failed = try FaultGate.fire(c, .refundRequest, product: product) { return failed }
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.refund(id, reason: reason))
-            for e in effects.events {
-                guard case .transactionRevoked(let t, let sub) = e.kind else { continue }
-                if c.json {
-                    c.printJSON { TransactionJSON.write(t, into: &$0) }
-                } else {
-                    c.stdout.line(
-                        "refunded: " + TransactionText.line(t) + "  revoked \(t.revocationDate?.rfc3339 ?? "-") reason \(reason)")
-                    if let sub { c.stdout.line(SubscriptionText.line(sub)) }
-                }
+            guard case .life(.refund(let t, _, let sub)) = effects.outcome else { return ExitCode(effects.outcome) }
+            if c.json {
+                c.printJSON { TransactionJSON.write(t, into: &$0) }
+            } else {
+                c.stdout.line(
+                    "refunded: " + TransactionText.line(t) + "  revoked \(t.revocationDate?.rfc3339 ?? "-") reason \(reason)")
+                if let sub { c.stdout.line(SubscriptionText.line(sub)) }
             }
-            return .success
+            return ExitCode(effects.outcome)
         }
     }
 

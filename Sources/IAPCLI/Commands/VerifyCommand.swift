@@ -70,10 +70,7 @@ enum VerifyCommand {
                     ReceiptVerificationRecord.invalidReceipt("The app receipt is invalid: \($0.name): \($0.detail)")
                 })
             let effects = try s.apply(.receipt(.recordVerification(record)))
-            let fault = effects.events.compactMap { e -> TransactionError? in
-                guard case .faultFired(let f) = e.kind else { return nil }
-                return f.error
-            }.first
+            let fault = effects.firedFaults.first?.error
             let valid = report.isValid && fault == nil
             if c.json {
                 c.printJSON { w in

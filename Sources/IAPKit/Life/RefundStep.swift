@@ -12,8 +12,8 @@ public enum RefundStep: Hashable, Sendable {
 
 /// What an issue 15 command came to (`Outcome.life`).
 public enum LifeOutcome: Hashable, Sendable {
-    /// A refund step: the transaction after it, its request (nil for a reversed immediate
-    /// refund), and the subscription it changed, if any.
+    /// A refund or a refund step: the transaction after it, its request (nil for Xcode's
+    /// immediate refund and for its reversal), and the subscription it changed, if any.
     case refund(Transaction, RefundRequest?, Subscription?)
     /// A price increase: the subscribers it reached (original transaction ids, in order).
     case priceIncrease(PriceIncrease, subscribers: [TransactionID])

@@ -45,6 +45,7 @@ extension Machine {
             }
         }
         emit(.transactionRevoked(t, ended), into: &effects)
+        effects.outcome = .life(.refund(t, nil, ended))
     }
 
     /// The transaction `id` if it can be refunded now: purchased (not a restored copy), charged,
