@@ -84,8 +84,8 @@ struct RunEquivalenceTests {
         let single = CLIHarness()
         // Checks inside the run read history back through the kept session.
         let text =
-            Self.scenario(lines) + "expect state 2000000000000001 finished\n"
-            + "show 2000000000000101 --json\nexpect json .state == finished\n"
+            Self.scenario(lines) + "expect state 2000000000000001 purchased\n"
+            + "show 2000000000000101 --json\nexpect json .finished == true\n"
         let (result, store) = try Self.run(
             run, text, arguments: [], environment: ["IAPCTL_TEST_KEEP_PRIVATE_STORE": "1"])
         run.store = store

@@ -16,10 +16,10 @@ struct HeldLockStoreTests {
     }
 
     static func buyAndFinish(_ store: Store, _ n: Int) throws {
-        try store.write { s throws(StoreError) in
+        _ = try store.write { s throws(StoreError) in
             try s.apply(.buy(ProductID(n % 2 == 0 ? "com.x.coin42" : "com.x.coin210"), user: nil, quantity: 1))
         }
-        try store.write { s throws(StoreError) in try s.apply(.finishAll) }
+        _ = try store.write { s throws(StoreError) in try s.apply(.finishAll) }
     }
 
     @Test("many commands on one held object leave the files one object per command leaves")
@@ -35,7 +35,8 @@ struct HeldLockStoreTests {
                 // History read back through the held session after the index left memory.
                 let first = try held.read { s throws(StoreError) in try s.transaction(TransactionID.first) }
                 #expect(first?.finished == true)
-                let latest = try held.read { s throws(StoreError) in try s.transaction(TransactionID(TransactionID.first.rawValue + UInt64(n))) }
+                let id = TransactionID(TransactionID.first.rawValue + UInt64(n))
+                let latest = try held.read { s throws(StoreError) in try s.transaction(id) }
                 #expect(latest?.finished == true)
             }
         }
