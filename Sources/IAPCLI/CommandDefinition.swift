@@ -57,7 +57,9 @@ enum CommandTable {
 
     /// The code to run for a command path.
     static func runner(for path: [String]) -> ((CommandContext) throws -> ExitCode)? {
-        if path.count == 1, let leaf = leaves.first(where: { $0.spec.name == path[0] }) { return leaf.run }
+        if path.count == 1 {
+            for i in leaves.indices where leaves[i].spec.name == path[0] { return leaves[i].run }
+        }
         if path.count == 2, let group = groups.first(where: { $0.spec.name == path[0] }),
             let child = group.children.first(where: { $0.spec.name == path[1] })
         {

@@ -8,8 +8,14 @@ public final class StoreRegistry {
     /// Whether the stores' commits are synced (`Store.syncs`): false for a temporary store that
     /// is deleted at the end.
     let syncs: Bool
+    /// Whether each store's lock is taken once and held until `release()` (`Store.holdsLock`):
+    /// for a temporary store no other process knows.
+    let holdsLocks: Bool
 
-    public init(syncs: Bool = true) { self.syncs = syncs }
+    public init(syncs: Bool = true, holdsLocks: Bool = false) {
+        self.syncs = syncs
+        self.holdsLocks = holdsLocks
+    }
 
     func store(path: String, lockTimeout: Double) -> Store {
         if let s = stores[path] {
@@ -19,7 +25,13 @@ public final class StoreRegistry {
         let s = Store(path: path, lockTimeout: lockTimeout)
         s.keepsSession = true
         s.syncs = syncs
+        s.holdsLock = holdsLocks
         stores[path] = s
         return s
+    }
+
+    /// Lets go of every held lock and kept session: the run is over.
+    func release() {
+        for store in stores.values { store.release() }
     }
 }

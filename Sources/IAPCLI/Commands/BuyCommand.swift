@@ -131,12 +131,13 @@ enum UserArgument {
 /// The offer options of `buy`, read into `PurchaseOptions` (nil when none is given).
 enum OfferArguments {
     static let discountParts = ["key-id", "nonce", "timestamp", "signature"]
+    /// Every option that makes `PurchaseOptions`.
+    static let names =
+        ["offer", "offer-jws", "intro-eligibility-jws", "code-offer", "win-back", "billing-plan"] + discountParts
+        + ["purchase-date", "renewal-behavior"]
 
     static func options(from i: ParsedInvocation, _ c: CommandContext) throws -> PurchaseOptions? {
-        let given =
-            ["offer", "offer-jws", "intro-eligibility-jws", "code-offer", "win-back", "billing-plan"] + discountParts
-            + ["purchase-date", "renewal-behavior"]
-        guard given.contains(where: i.isGiven) else { return nil }
+        guard names.contains(where: { i.isGiven($0) }) else { return nil }
         var options = PurchaseOptions()
         if let text = i.value("purchase-date") {
             guard let date = Timestamp(rfc3339: text) else {

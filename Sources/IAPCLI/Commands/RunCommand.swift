@@ -27,6 +27,10 @@ enum RunCommand {
             ]
         ), run: run)
 
+    /// Set to 1 (by tests), `run` keeps its temporary store without making it a `--keep` one:
+    /// still unsynced, still locked once, so what is compared is what a plain `run` does.
+    static let keepPrivateStoreVariable = "IAPCTL_TEST_KEEP_PRIVATE_STORE"
+
     static func run(_ c: CommandContext) throws -> ExitCode {
         let i = c.invocation
         let path = i.positional("FILE") ?? "-"
@@ -49,9 +53,22 @@ enum RunCommand {
         let scratch = i.globals.store == nil ? try ScenarioSource.makeScratchDirectory(environment: c.environment) : nil
         let store = i.globals.store ?? scratch! + "/store"
         let keep = i.flag("keep")
+        // A temporary store is deleted at the end: its commits need to be right, not durable, and
+        // no other process knows it, so its lock is taken once for the whole run. A kept one
+        // (--keep) is synced and locked per line, as a --store one is.
+        let isPrivate = scratch != nil && !keep
+        let stores = StoreRegistry(syncs: !isPrivate, holdsLocks: isPrivate)
+        // Tests only (RunEquivalenceTests): keep the private store as it was run, unsynced and
+        // under its one lock, to compare it with the same lines run one process each.
+        let inspect = isPrivate && c.environment[Self.keepPrivateStoreVariable] == "1"
         defer {
+            stores.release()
             if let scratch {
-                if keep { c.stderr.message("kept the scenario's store at \(store)") } else { ScenarioSource.remove(scratch) }
+                if keep || inspect {
+                    c.stderr.message("kept the scenario's store at \(store)")
+                } else {
+                    ScenarioSource.remove(scratch)
+                }
             }
         }
         if scratch != nil || i.globals.catalog != nil {
@@ -68,8 +85,7 @@ enum RunCommand {
         var configuration = ScenarioRunner.Configuration(
             store: store, scenarioDirectory: path == "-" ? "." : ScenarioSource.directory(of: path), environment: environment)
         if let timeout = i.globals.lockTimeout { configuration.globalArguments = ["--lock-timeout", "\(timeout)"] }
-        // A temporary store is deleted at the end: its commits need to be right, not durable.
-        configuration.stores = StoreRegistry(syncs: scratch == nil || keep)
+        configuration.stores = stores
 
         var failures: [ScenarioFailure] = []
         let verbose = i.flag("verbose") && !c.json

@@ -178,9 +178,8 @@ struct Binder {
         }
         let positionals = try bindPositionals()
         let globals = try GlobalOptions(values: optionValues, flags: flags)
-        let result = invocation(path: path, spec: command, globals: globals, positionals: positionals)
-        try checkGroups(of: result)
-        return result
+        try checkGroups(positionals: positionals)
+        return invocation(path: path, spec: command, globals: globals, positionals: positionals)
     }
 
     /// Assigns the collected words to the declared arguments, in order.
@@ -202,12 +201,20 @@ struct Binder {
         return bound
     }
 
-    private func checkGroups(of invocation: ParsedInvocation) throws(UsageError) {
+    /// Checks the ``CommandSpec/exclusive`` and ``CommandSpec/requiresOneOf`` groups against what
+    /// was given (as ``ParsedInvocation/isGiven`` would answer, read from the binder's own
+    /// values rather than from a copy of the invocation per name: `iapctl run` binds every line).
+    private func checkGroups(positionals: [String: [String]]) throws(UsageError) {
+        func isGiven(_ name: String) -> Bool {
+            (!flags.isEmpty && flags.contains(name)) || (!optionValues.isEmpty && optionValues[name] != nil)
+                || positionals.contains { $0.key == name && !$0.value.isEmpty }
+        }
         for group in command.exclusive {
-            let given = group.filter(invocation.isGiven)
+            var given: [String] = []
+            for name in group where isGiven(name) { given.append(name) }
             if given.count > 1 { throw .exclusive(given.compactMap(command.parameter(named:))) }
         }
-        for group in command.requiresOneOf where !group.contains(where: invocation.isGiven) {
+        for group in command.requiresOneOf where !group.contains(where: isGiven) {
             throw .missingOneOf(group.compactMap(command.parameter(named:)), command: commandPath)
         }
     }

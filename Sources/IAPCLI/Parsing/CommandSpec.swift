@@ -81,7 +81,9 @@ struct CommandSpec: Equatable, Sendable {
     var isGroup: Bool { !subcommands.isEmpty }
 
     func subcommand(named name: String) -> CommandSpec? {
-        subcommands.first { $0.name == name }
+        // By index: comparing names in place, not copying every spec on the way.
+        for i in subcommands.indices where subcommands[i].name == name { return subcommands[i] }
+        return nil
     }
 
     /// This command's own option called `name` (not a global one).

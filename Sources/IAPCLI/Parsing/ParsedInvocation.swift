@@ -93,7 +93,11 @@ struct ParsedInvocation: Equatable, Sendable {
 
     /// Whether an option or argument called `name` was given at all.
     func isGiven(_ name: String) -> Bool {
-        flagNames.contains(name) || optionValues[name] != nil || !(positionalValues[name] ?? []).isEmpty
+        // Most of a command's options are not given: empty tables are not hashed into, and the
+        // few bound arguments are compared rather than hashed (`iapctl run` asks this a dozen
+        // times a line).
+        (!flagNames.isEmpty && flagNames.contains(name)) || (!optionValues.isEmpty && optionValues[name] != nil)
+            || positionalValues.contains { $0.key == name && !$0.value.isEmpty }
     }
 
     // MARK: Typed values

@@ -20,10 +20,17 @@ enum ScenarioParser {
 
     static let expectationKinds = ["exit", "state", "json", "count", "stdout", "stderr"]
 
+    /// The words a command line may start with: every command and group, and `help`.
+    static let commandNames = Set(
+        CommandTable.leaves.map(\.spec.name) + CommandTable.groups.map(\.spec.name) + [CommandSpec.help.name])
+
     /// Parses a file's bytes, which must be UTF-8 (a leading byte order mark is skipped).
     ///
     /// - Throws: ``ScenarioError`` at the first invalid byte, or at the first malformed line.
     static func parse(bytes: [UInt8]) throws(ScenarioError) -> [ScenarioLine] {
+        // Valid UTF-8 (nearly every file) is taken whole; only an invalid file is decoded scalar
+        // by scalar, to name where it goes wrong.
+        if let text = String(validating: bytes, as: UTF8.self) { return try parse(text) }
         var line = 1
         var column = 1
         var iterator = bytes.makeIterator()
@@ -54,20 +61,12 @@ enum ScenarioParser {
     static func parse(_ text: String) throws(ScenarioError) -> [ScenarioLine] {
         var parser = State()
         var lines: [ScenarioLine] = []
-        var current: [Unicode.Scalar] = []
         var number = 1
-        for scalar in text.unicodeScalars {
-            if scalar == "\n" {
-                if let line = try parser.line(current, number: number) { lines.append(line) }
-                current.removeAll(keepingCapacity: true)
-                number += 1
-            } else if scalar == "\u{FEFF}" && number == 1 && current.isEmpty {
-                continue
-            } else {
-                current.append(scalar)
-            }
+        for var raw in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+            if number == 1 && raw.first == "\u{FEFF}" { raw.removeFirst() }
+            if let line = try parser.line(raw, number: number) { lines.append(line) }
+            number += 1
         }
-        if let line = try parser.line(current, number: number) { lines.append(line) }
         return lines
     }
 
@@ -99,9 +98,18 @@ enum ScenarioParser {
     private struct State {
         var defined = ScenarioParser.predefinedVariables
         var sawCommand = false
+        /// Command lines without variables seen before, as written, with their text and kind:
+        /// what they parse to depends on nothing above them, so a repeated line (a load test's
+        /// thousand `buy`s) is tokenized and checked once.
+        var commandLines: [Substring: (text: String, kind: ScenarioLine.Kind)] = [:]
 
-        mutating func line(_ raw: [Unicode.Scalar], number: Int) throws(ScenarioError) -> ScenarioLine? {
-            var scalars = raw
+        mutating func line(_ raw: Substring.UnicodeScalarView, number: Int) throws(ScenarioError) -> ScenarioLine? {
+            let key = Substring(raw)
+            if let seen = commandLines[key] {
+                sawCommand = true
+                return ScenarioLine(number: number, text: seen.text, kind: seen.kind)
+            }
+            var scalars = Array(raw)
             if scalars.last == "\r" { scalars.removeLast() }
             let tokens = try ScenarioTokenizer.tokenize(scalars, number: number)
             guard let first = tokens.first else { return nil }
@@ -126,8 +134,9 @@ enum ScenarioParser {
             }
             let start = scalars.firstIndex { !ScenarioTokenizer.isBlank($0) } ?? 0
             let end = (scalars.lastIndex { !ScenarioTokenizer.isBlank($0) } ?? -1) + 1
-            return ScenarioLine(
-                number: number, text: String(String.UnicodeScalarView(scalars[start..<max(start, end)])), kind: kind)
+            let text = String(String.UnicodeScalarView(scalars[start..<max(start, end)]))
+            if case .command = kind, tokens.allSatisfy({ $0.word.variables.isEmpty }) { commandLines[key] = (text, kind) }
+            return ScenarioLine(number: number, text: text, kind: kind)
         }
     }
 
@@ -202,8 +211,8 @@ enum ScenarioParser {
             if word == RunCommand.definition.spec.name {
                 throw fail(name.column, "a scenario cannot run another scenario; put the other file's lines here instead")
             }
-            let known = CommandTable.leaves.map(\.spec.name) + CommandTable.groups.map(\.spec.name) + [CommandSpec.help.name]
-            guard known.contains(word) else {
+            guard ScenarioParser.commandNames.contains(word) else {
+                let known = CommandTable.leaves.map(\.spec.name) + CommandTable.groups.map(\.spec.name) + [CommandSpec.help.name]
                 let hint = DidYouMean.suggestion(for: word, among: known).map { "; did you mean '\($0)'?" } ?? ""
                 throw fail(
                     name.column,

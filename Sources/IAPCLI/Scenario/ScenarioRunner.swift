@@ -60,8 +60,15 @@ final class ScenarioRunner {
         let message: String
     }
 
+    /// What every command line starts with: `--store DIR` and the global arguments (and
+    /// `--json`, for the lines read as JSON).
+    private let prefix: [String]
+    private let jsonPrefix: [String]
+
     init(_ configuration: Configuration, observe: @escaping (Event) -> Void) {
         self.configuration = configuration
+        prefix = ["--store", configuration.store] + configuration.globalArguments
+        jsonPrefix = prefix + ["--json"]
         self.observe = observe
         variables = ["STORE": configuration.store, "SCENARIO_DIR": configuration.scenarioDirectory]
     }
@@ -198,8 +205,10 @@ final class ScenarioRunner {
     private func invoke(_ arguments: [String], json: Bool = false) -> (Int32, [UInt8], String) {
         out.clear()
         err.clear()
+        var line = json ? jsonPrefix : prefix
+        line.append(contentsOf: arguments)
         let code = IAPCLI.run(
-            arguments: ["--store", configuration.store] + configuration.globalArguments + (json ? ["--json"] : []) + arguments,
+            arguments: line,
             environment: configuration.environment, stdout: out, stderr: err, standardInput: { [] },
             stores: configuration.stores)
         return (code.rawValue, out.bytes, err.text)

@@ -52,6 +52,8 @@ struct ScenarioWord: Equatable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: whatever `value` throws for a variable without a value.
     func resolved<E: Error>(_ value: (String) throws(E) -> String) throws(E) -> String {
+        // A literal word (most of them) is its one text part, shared rather than copied.
+        if parts.count == 1, case .text(let t) = parts[0] { return t }
         var text = ""
         for part in parts {
             switch part {

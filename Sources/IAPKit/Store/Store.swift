@@ -30,13 +30,38 @@ public final class Store {
     /// long as the files show that nothing else committed since (`iapctl run`: one process runs
     /// many command lines, and loading the catalog and the checkpoint for each would dominate).
     /// The lock is still taken for every command, so other processes may use the store between
-    /// lines.
+    /// lines (unless `holdsLock`).
     public var keepsSession = false
     /// False: commits are appended but not `fdatasync`ed, nor checkpoints made durable. Only for
     /// a temporary store deleted at the end (`iapctl run` without `--store`), whose result has to
     /// be right but need not survive a crash.
     public var syncs = true
-    private var kept: (session: StoreSession, stamp: FileStamp)?
+    /// Take the exclusive lock at the first command and hold it until `release()`, trusting the
+    /// kept session without looking at the files between commands: for a store no other process
+    /// uses (`iapctl run`'s temporary store, which only the run knows), so none can commit between
+    /// lines. Every read and write of this object then runs under that one lock.
+    public var holdsLock = false
+    private var heldLock: FileLock?
+    /// The kept session and the files as it left them (no stamp under a held lock).
+    private var kept: (session: StoreSession, stamp: FileStamp?)?
+
+    /// Lets go of the held lock and the kept session (the end of `iapctl run`); the next command
+    /// on this object loads the store again.
+    public func release() {
+        kept = nil
+        heldLock = nil
+    }
+
+    /// The lock for one command: a new one (held by the caller for the command), or nil when this
+    /// object holds the store's lock already, or now takes it to hold (`holdsLock`: exclusive,
+    /// for reads too, since a shared `flock` on another descriptor would wait for our own).
+    private func lock(_ mode: FileLock.Mode) throws(StoreError) -> FileLock? {
+        if heldLock != nil { return nil }
+        let lock = try FileLock.acquire(lockPath, mode: holdsLock ? .exclusive : mode, timeout: lockTimeout, storePath: path)
+        guard holdsLock else { return lock }
+        heldLock = lock
+        return nil
+    }
 
     /// The warnings not yet reported, handed over once (a `Store` used for many commands reports
     /// each only after the command that caused it).
@@ -65,8 +90,14 @@ public final class Store {
 
     /// The kept session, if it is still the committed store.
     private func keptSession(_ options: StoreCreation) -> StoreSession? {
-        guard keepsSession, options.catalogFile == nil, let kept, let now = stamp(), now == kept.stamp else {
+        guard keepsSession, options.catalogFile == nil, let kept else {
             kept = nil
+            return nil
+        }
+        // Under a held lock nobody else can have committed: no files to look at.
+        if heldLock != nil { return kept.session }
+        guard let now = stamp(), now == kept.stamp else {
+            self.kept = nil
             return nil
         }
         return kept.session
@@ -137,8 +168,10 @@ public final class Store {
     public func create(_ options: StoreCreation, force: Bool) throws(StoreError) {
         _ = try presence()
         try PosixFile.makeStoreDirectory(path)
-        let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
+        let lock = try lock(.exclusive)
         defer { withExtendedLifetime(lock) {} }
+        // Whatever session was kept is of the store being replaced.
+        kept = nil
         if exists {
             guard force else {
                 throw .notAllowed("a store already exists at \(path); pass --force to replace it (its transactions will be lost)")
@@ -247,7 +280,7 @@ public final class Store {
             )
             return try Self.run(body, session)
         }
-        let lock = try FileLock.acquire(lockPath, mode: .shared, timeout: lockTimeout, storePath: path)
+        let lock = try lock(.shared)
         defer { withExtendedLifetime(lock) {} }
         if let session = keptSession(options) { return try Self.run(body, session) }
         let session = try load(writable: false, options: options)
@@ -261,12 +294,12 @@ public final class Store {
     {
         // A temporary store nobody else knows (`syncs` false: `iapctl run`'s own) that this
         // object already holds a session for was checked when it was made: skip the path checks.
-        let privateAndKept = !syncs && kept != nil
+        let privateAndKept = (!syncs || heldLock != nil) && kept != nil
         if !privateAndKept {
             _ = try presence()
             try PosixFile.makeStoreDirectory(path)
         }
-        let lock = try FileLock.acquire(lockPath, mode: .exclusive, timeout: lockTimeout, storePath: path)
+        let lock = try lock(.exclusive)
         defer { withExtendedLifetime(lock) {} }
         if !privateAndKept && !exists { try initialize(options) }
         if let session = keptSession(options) {
@@ -301,7 +334,11 @@ public final class Store {
     /// Keeps `session` for the next command, stamped with the files as it left them.
     private func keep(_ session: StoreSession) {
         warnings += session.takeWarnings()
-        kept = stamp().map { (session, $0) }
+        if heldLock != nil {
+            kept = (session, nil)
+        } else {
+            kept = stamp().map { (session, $0) }
+        }
     }
 
     /// The store `options` would create, in memory only.

@@ -65,6 +65,7 @@ public final class StoreSession {
         }
         end = offset
         let index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: end)
+        index.syncs = syncs
         self.index = index
         let archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
         self.archive = archive

@@ -36,6 +36,8 @@ final class TransactionIndex {
     /// Set when the file could not be trusted and everything lives in `overlay`.
     private(set) var rebuilt = false
     private(set) var warnings: [String] = []
+    /// False: the file's checkpoints are not synced (`Store.syncs`, a temporary store).
+    var syncs = true
     private var slotWindow: [UInt8] = []
     private var slotWindowStart: UInt64 = 0
 
@@ -178,23 +180,40 @@ final class TransactionIndex {
 
     /// Folds the in-memory tail into the file when it has grown large (or the file was rebuilt):
     /// slots first, synced, then the header that vouches for them, synced.
+    ///
+    /// Runs of consecutive ids are written with one `pwrite` each, and the slots written leave the
+    /// overlay (the file has them now), so a session that keeps running (`iapctl run`) writes
+    /// each slot once, not the whole overlay again at every checkpoint.
     func checkpointIfNeeded(force: Bool = false) throws(StoreError) {
         guard force || rebuilt || committedLength - coveredLength >= TransactionIndex.checkpointThreshold else { return }
         try scanTail()
         let out = try PosixFile.openForWriting(path, truncate: rebuilt)
-        for (id, location) in overlay.sorted(by: { $0.key < $1.key }) where id >= base {
-            var w = ByteWriter(capacity: 16)
-            w.u64(location.frame)
-            w.u32(TransactionIndex.slotCheck(id: id, location))
-            w.u32(location.position)
-            try out.write(w.bytes, at: TransactionIndex.headerSize + (id - base) * UInt64(TransactionIndex.slotSize))
+        var run = ByteWriter(capacity: 16 * overlay.count)
+        var runStart: UInt64 = 0
+        var runNext: UInt64 = 0
+        func flush() throws(StoreError) {
+            guard !run.bytes.isEmpty else { return }
+            try out.write(run.bytes, at: TransactionIndex.headerSize + (runStart - base) * UInt64(TransactionIndex.slotSize))
+            run.bytes.removeAll(keepingCapacity: true)
         }
-        try out.sync()
+        for (id, location) in overlay.sorted(by: { $0.key < $1.key }) where id >= base {
+            if run.bytes.isEmpty || id != runNext {
+                try flush()
+                runStart = id
+            }
+            run.u64(location.frame)
+            run.u32(TransactionIndex.slotCheck(id: id, location))
+            run.u32(location.position)
+            runNext = id + 1
+        }
+        try flush()
+        if syncs { try out.sync() }
         try out.write(TransactionIndex.headerBytes(covered: committedLength), at: 0)
-        try out.sync()
+        if syncs { try out.sync() }
         file = out
         coveredLength = committedLength
         rebuilt = false
         slotWindow = []
+        overlay = overlay.filter { $0.key < base }
     }
 }
