@@ -40,7 +40,7 @@ struct CommandTableLeafTests {
         #expect(alone.helpText == full.helpText)
     }
 
-    @Test func aWordNamingAnotherCommandDoesNotBindAgainstTheFirstLeaf() {
+    @Test func aWordNamingAnotherCommandDoesNotBindAgainstTheFirstLeaf() throws {
         // `--store run buy X`: the first leaf name is the store's path; against `run` alone the
         // line does not bind, so `run` parses it against the whole table.
         let line = ["--store", "run", "buy", "com.x.coin42"]
