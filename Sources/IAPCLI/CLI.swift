@@ -5,7 +5,8 @@ public let iapctlVersion = "0.1.0"
 
 /// Runs iapctl with `arguments` (without the program name) and returns the exit code. This is
 /// the whole CLI: `main.swift` only passes the process's argv, environment and file descriptors. The
-/// environment is read only when a command runs (not for `--version` or help).
+/// environment is read only when a command first needs it (not for `--version`, help, or a
+/// command given `--store` that starts no child process).
 public func run(
     arguments: [String], environment: @autoclosure () -> [String: String] = [:], stdout: Console, stderr: Console,
     standardInput: @escaping () -> [UInt8] = { [] }, stores: StoreRegistry? = nil
@@ -21,37 +22,56 @@ public func run(
         return .success
     }
     let invocation: ParsedInvocation
-    do {
-        invocation = try Binder.parse(arguments: arguments, root: CommandTable.root)
-    } catch {
-        stderr.message("error: \(error)")
-        return .usage
+    let runner: (CommandContext) throws -> ExitCode
+    // A line that runs one leaf command is parsed against that command alone (the first word
+    // that names one), so the other commands' tables are never built; anything else (help,
+    // --version, a group, a mistake to report with the full table's suggestions) is parsed
+    // against the whole table, as before.
+    if let leaf = arguments.lazy.compactMap(CommandTable.leaf(named:)).first,
+        let alone = try? Binder.parse(arguments: arguments, root: CommandTable.root(alone: leaf)),
+        !alone.wantsHelp, !alone.wantsVersion, alone.path == [leaf.spec.name]
+    {
+        invocation = alone
+        runner = leaf.run
+    } else {
+        do {
+            invocation = try Binder.parse(arguments: arguments, root: CommandTable.root)
+        } catch {
+            stderr.message("error: \(error)")
+            return .usage
+        }
+        if invocation.wantsHelp {
+            stdout.write(invocation.helpText)
+            return .success
+        }
+        if invocation.wantsVersion {
+            stdout.line("iapctl \(iapctlVersion)")
+            return .success
+        }
+        guard let found = CommandTable.runner(for: invocation.path) else {
+            stdout.write(invocation.helpText)
+            return .success
+        }
+        runner = found
     }
-    if invocation.wantsHelp {
-        stdout.write(invocation.helpText)
-        return .success
-    }
-    if invocation.wantsVersion {
-        stdout.line("iapctl \(iapctlVersion)")
-        return .success
-    }
-    guard let runner = CommandTable.runner(for: invocation.path) else {
-        stdout.write(invocation.helpText)
-        return .success
-    }
-    let context = CommandContext(
-        invocation: invocation, stdout: stdout, stderr: stderr, environment: environment(), standardInput: standardInput,
-        stores: stores)
-    do {
-        return try runner(context)
-    } catch let error as StoreError {
-        stderr.message("error: \(error)")
-        return error.exitCode
-    } catch let error as UsageError {
-        stderr.message("error: \(error)")
-        return .usage
-    } catch {
-        stderr.message("error: \(error)")
-        return .ioError
+    // The context reads the environment when a command first asks for it; it holds the caller's
+    // closure only while the command runs.
+    return withoutActuallyEscaping(environment) { readEnvironment -> ExitCode in
+        let context = CommandContext(
+            invocation: invocation, stdout: stdout, stderr: stderr, environment: readEnvironment(),
+            standardInput: standardInput, stores: stores)
+        defer { context.forgetEnvironmentSource() }
+        do {
+            return try runner(context)
+        } catch let error as StoreError {
+            stderr.message("error: \(error)")
+            return error.exitCode
+        } catch let error as UsageError {
+            stderr.message("error: \(error)")
+            return .usage
+        } catch {
+            stderr.message("error: \(error)")
+            return .ioError
+        }
     }
 }

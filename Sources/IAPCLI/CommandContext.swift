@@ -7,7 +7,17 @@ final class CommandContext {
     let invocation: ParsedInvocation
     let stdout: Console
     let stderr: Console
-    let environment: [String: String]
+    /// The process's environment, read on first use: a command line that names its store with
+    /// `--store` and starts no child process never reads it.
+    var environment: [String: String] {
+        if let environmentRead { return environmentRead }
+        let read = readEnvironment?() ?? [:]
+        environmentRead = read
+        return read
+    }
+    private var environmentRead: [String: String]?
+    /// How to read it: `run`'s caller's closure, dropped when `run` returns (`forgetEnvironmentSource`).
+    private var readEnvironment: (() -> [String: String])?
     /// Lines for stdin, when a command reads `-` (tests inject them).
     let standardInput: () -> [UInt8]
 
@@ -16,16 +26,20 @@ final class CommandContext {
     let stores: StoreRegistry?
 
     init(
-        invocation: ParsedInvocation, stdout: Console, stderr: Console, environment: [String: String],
+        invocation: ParsedInvocation, stdout: Console, stderr: Console,
+        environment: @autoclosure @escaping () -> [String: String],
         standardInput: @escaping () -> [UInt8], stores: StoreRegistry? = nil
     ) {
         self.stores = stores
         self.invocation = invocation
         self.stdout = stdout
         self.stderr = stderr
-        self.environment = environment
+        self.readEnvironment = environment
         self.standardInput = standardInput
     }
+
+    /// Drops the closure the environment is read with, which must not outlive `run`.
+    func forgetEnvironmentSource() { readEnvironment = nil }
 
     var json: Bool { invocation.globals.json }
 

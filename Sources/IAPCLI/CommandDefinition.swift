@@ -41,9 +41,12 @@ enum CommandTable {
         RunCommand.definition, ServeCommand.definition, UICommand.definition,
     ]
 
+    /// The program's name, as help and usage errors spell it.
+    static let programName = "iapctl"
+
     /// The root spec the binder walks.
     static let root: CommandSpec = CommandSpec(
-        name: "iapctl",
+        name: programName,
         summary: "An in-app purchase simulator and inspector: StoreKit's payment queue, on your shell",
         discussion: """
             A store is a directory (--store, else $IAPCTL_STORE, else ./.iapctl) created by 'iapctl init' or the first command that writes \
@@ -54,6 +57,61 @@ enum CommandTable {
             """,
         subcommands: leaves.map(\.spec).prefix(4) + groups.map(\.spec) + leaves.map(\.spec).dropFirst(4)
     )
+
+    /// The leaf command named `name`, built alone: each command's definition is a lazy global of
+    /// its own, so this builds one where `leaves` and `root` build all of them (a third of a
+    /// one-process `buy`). Nil for a group, `help` or any other word. `CommandTableTests` holds
+    /// it to `leaves`, name for name.
+    static func leaf(named name: String) -> CommandDefinition? {
+        switch name {
+        case "init": return InitCommand.definition
+        case "products": return ProductsCommand.definition
+        case "can-pay": return CanPayCommand.definition
+        case "buy": return BuyCommand.definition
+        case "queue": return QueueCommand.definition
+        case "finish": return FinishCommand.definition
+        case "restore": return RestoreCommand.definition
+        case "dump": return DumpCommand.definition
+        case "show": return ShowCommand.definition
+        case "launch": return LaunchCommand.definition
+        case "events": return EventsCommand.definition
+        case "sha256": return Sha256Command.definition
+        case "doctor": return DoctorCommand.definition
+        case "verify": return VerifyCommand.definition
+        case "verify-receipt": return VerifyReceiptCommand.definition
+        case "refresh-receipt": return RefreshReceiptCommand.definition
+        case "downloads": return DownloadsCommand.definition
+        case "promote": return PromoteCommand.definition
+        case "stored-payments": return StoredPaymentsCommand.definition
+        case "accept-stored": return AcceptStoredCommand.definition
+        case "approve": return ApproveCommand.definition
+        case "decline": return DeclineCommand.definition
+        case "resolve": return ResolveCommand.definition
+        case "ledger": return LedgerCommand.definition
+        case "consume": return ConsumeCommand.definition
+        case "owned": return OwnedCommand.definition
+        case "subscriptions": return SubscriptionsCommand.definition
+        case "auto-renew": return AutoRenewCommand.definition
+        case "expire": return ExpireCommand.definition
+        case "renew": return RenewCommand.definition
+        case "price-increase": return PriceIncreaseCommand.definition
+        case "price-consent": return PriceConsentCommand.definition
+        case "delete": return DeleteCommand.definition
+        case "clear": return ClearCommand.definition
+        case "run": return RunCommand.definition
+        case "serve": return ServeCommand.definition
+        case "ui": return UICommand.definition
+        default: return nil
+        }
+    }
+
+    /// A root holding only `leaf`: what `run` parses a command line against first. A word that
+    /// names another command fails to bind against it, and `run` then parses the line against
+    /// the full `root`; a line it does bind binds as against `root`, word for word (the binder
+    /// walks the same specs), so the result is the same invocation.
+    static func root(alone leaf: CommandDefinition) -> CommandSpec {
+        CommandSpec(name: programName, summary: "", subcommands: [leaf.spec])
+    }
 
     /// The code to run for a command path.
     static func runner(for path: [String]) -> ((CommandContext) throws -> ExitCode)? {

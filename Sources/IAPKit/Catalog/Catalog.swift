@@ -11,7 +11,10 @@ public struct Catalog: Sendable {
     /// Subscription offer keys the catalog carries (Xcode's `subscriptionOffersKeyPair`, the
     /// project format's `subscriptionOfferKeys`); a store created with the catalog starts with them.
     public let offerKeys: [SubscriptionOfferKey]
-    private let index: [ProductID: Int]
+    /// Each product's position, by its id's text: keyed by `String`, whose hashing the runtime has
+    /// already looked up by the time a command reads its catalog, rather than by `ProductID`,
+    /// whose first lookup a one-process `buy` would pay for this table alone.
+    private let index: [String: Int]
 
     public init(
         products: [Product], settings: [(key: String, value: String)] = [], offerKeys: [SubscriptionOfferKey] = []
@@ -19,13 +22,13 @@ public struct Catalog: Sendable {
         self.products = products
         self.settings = settings
         self.offerKeys = offerKeys
-        var index: [ProductID: Int] = [:]
-        for (i, product) in products.enumerated() { index[product.id] = i }
+        var index: [String: Int] = [:]
+        for (i, product) in products.enumerated() { index[product.id.rawValue] = i }
         self.index = index
     }
 
     public subscript(id: ProductID) -> Product? {
-        guard let i = index[id] else { return nil }
+        guard let i = index[id.rawValue] else { return nil }
         return products[i]
     }
 

@@ -237,12 +237,19 @@ public struct Storefront: Hashable, Sendable {
         Storefront("ZWE", "ZW", nil, "USD", "en_ZW", "Zimbabwe"),
     ]
 
-    private static let index: [String: Int] = Dictionary(
-        uniqueKeysWithValues: all.enumerated().map { ($0.element.code, $0.offset) })
-
-    /// The storefront with this code (case-insensitive), or nil.
+    /// The storefront with this code (case-insensitive), or nil: a binary search of `all`, which
+    /// is sorted by code (`StorefrontTableTests` holds it to that). No dictionary is built: every
+    /// purchase looks its storefront up, and a one-process `buy` would otherwise spend more on
+    /// building that index (and on the runtime's first lookups for its types) than on the search.
     public static func named(_ code: String) -> Storefront? {
-        index[code.uppercased()].map { all[$0] }
+        let upper = code.uppercased()
+        var low = 0
+        var high = all.count
+        while low < high {
+            let mid = (low + high) / 2
+            if all[mid].code < upper { low = mid + 1 } else { high = mid }
+        }
+        return low < all.count && all[low].code == upper ? all[low] : nil
     }
 
     /// The United States storefront, Xcode's and iapctl's default.
@@ -268,12 +275,21 @@ public struct Storefront: Hashable, Sendable {
     public func localizedPrice(_ price: Price) -> String {
         let text = price.rounded(toFractionDigits: fractionDigits).decimalString(fractionDigits: fractionDigits)
         let parts = text.split(separator: ".", maxSplits: 1)
-        let whole = Array(parts[0])
-        var grouped = ""
-        for (i, ch) in whole.enumerated() {
-            if i > 0 && (whole.count - i) % 3 == 0 { grouped.append(",") }
-            grouped.append(ch)
+        // Strings and characters only: appending a Substring goes through the standard library's
+        // unspecialized generic path, whose first use costs a `buy` more than the formatting.
+        let whole = parts[0]
+        let digits = whole.count
+        var result = symbol
+        var i = 0
+        for ch in whole {
+            if i > 0 && (digits - i) % 3 == 0 { result.append(",") }
+            result.append(ch)
+            i += 1
         }
-        return symbol + grouped + (parts.count > 1 ? "." + parts[1] : "")
+        if parts.count > 1 {
+            result.append(".")
+            result.append(String(parts[1]))
+        }
+        return result
     }
 }

@@ -6,51 +6,120 @@ import IAPTime
 /// Restored transactions and subscription renewals are new transactions that point at the
 /// original purchase through `originalID` and `originalDate` (REFERENCE section 1).
 public struct Transaction: Hashable, Sendable, Codable {
-    public let id: TransactionID
-    public var originalID: TransactionID
-    public let productID: ProductID
-    public let productType: ProductType
-    public var quantity: Int
+    public var id: TransactionID { box.fields.id }
+    public var originalID: TransactionID {
+        get { box.fields.originalID }
+        _modify { yield &fields.originalID }
+    }
+    public var productID: ProductID { box.fields.productID }
+    public var productType: ProductType { box.fields.productType }
+    public var quantity: Int {
+        get { box.fields.quantity }
+        _modify { yield &fields.quantity }
+    }
     /// The payment's `applicationUsername`, or nil.
-    public var userID: UserID?
-    public var state: TransactionState
+    public var userID: UserID? {
+        get { box.fields.userID }
+        _modify { yield &fields.userID }
+    }
+    public var state: TransactionState {
+        get { box.fields.state }
+        _modify { yield &fields.state }
+    }
     /// In the payment queue, finished, or deleted: one lifecycle, so a transaction cannot be
     /// both deleted and still queued.
-    public var disposition: Disposition
-    public var date: Timestamp
-    public var originalDate: Timestamp
-    public var storefront: String
+    public var disposition: Disposition {
+        get { box.fields.disposition }
+        _modify { yield &fields.disposition }
+    }
+    public var date: Timestamp {
+        get { box.fields.date }
+        _modify { yield &fields.date }
+    }
+    public var originalDate: Timestamp {
+        get { box.fields.originalDate }
+        _modify { yield &fields.originalDate }
+    }
+    public var storefront: String {
+        get { box.fields.storefront }
+        _modify { yield &fields.storefront }
+    }
     /// The product's price in the storefront's currency, per unit.
-    public var price: Price
-    public var currency: String
+    public var price: Price {
+        get { box.fields.price }
+        _modify { yield &fields.price }
+    }
+    public var currency: String {
+        get { box.fields.currency }
+        _modify { yield &fields.currency }
+    }
     /// Whether money moved: false for restores, failures, and re-buying what is already owned.
-    public var charged: Bool
-    public var downloads: [Download]
+    public var charged: Bool {
+        get { box.fields.charged }
+        _modify { yield &fields.charged }
+    }
+    public var downloads: [Download] {
+        get { box.fields.downloads }
+        _modify { yield &fields.downloads }
+    }
     /// Subscriptions: when this period ends.
-    public var expiresDate: Timestamp?
+    public var expiresDate: Timestamp? {
+        get { box.fields.expiresDate }
+        _modify { yield &fields.expiresDate }
+    }
     /// Subscriptions: identifies one billing period across devices (`web_order_line_item_id`).
-    public var webOrderLineItemID: UInt64?
+    public var webOrderLineItemID: UInt64? {
+        get { box.fields.webOrderLineItemID }
+        _modify { yield &fields.webOrderLineItemID }
+    }
     /// Set by a refund (`cancellation_date` in receipts, `revocationDate` in StoreKit 2).
-    public var revocationDate: Timestamp?
+    public var revocationDate: Timestamp? {
+        get { box.fields.revocationDate }
+        _modify { yield &fields.revocationDate }
+    }
     /// 0: refunded for another reason, 1: refunded because of an issue in the app.
-    public var revocationReason: Int?
+    public var revocationReason: Int? {
+        get { box.fields.revocationReason }
+        _modify { yield &fields.revocationReason }
+    }
     /// `revocationType` after a refund request was approved (REFUND_FULL, REFUND_PRORATED); nil
     /// for Xcode's immediate refund, which has none.
-    public var revocationType: RevocationType? = nil
+    public var revocationType: RevocationType? {
+        get { box.fields.revocationType }
+        _modify { yield &fields.revocationType }
+    }
     /// `revocationPercentage`, in milliunits (100000 is 100%), with `revocationType`.
-    public var revocationPercentage: Int? = nil
+    public var revocationPercentage: Int? {
+        get { box.fields.revocationPercentage }
+        _modify { yield &fields.revocationPercentage }
+    }
     /// Set when the user upgraded to a higher level in the subscription group.
-    public var isUpgraded: Bool
+    public var isUpgraded: Bool {
+        get { box.fields.isUpgraded }
+        _modify { yield &fields.isUpgraded }
+    }
     /// The payment mode of the offer this period (or one-time purchase) was bought under, if
     /// any (`offerDiscountType`); `offerType` says which kind of offer.
-    public var offer: OfferKind?
+    public var offer: OfferKind? {
+        get { box.fields.offer }
+        _modify { yield &fields.offer }
+    }
     /// Why the transaction exists: a purchase or a subscription renewal.
-    public var reason: Reason
+    public var reason: Reason {
+        get { box.fields.reason }
+        _modify { yield &fields.reason }
+    }
     /// The subscription group (auto-renewables).
-    public var subscriptionGroup: String?
+    public var subscriptionGroup: String? {
+        get { box.fields.subscriptionGroup }
+        _modify { yield &fields.subscriptionGroup }
+    }
     /// An immediate upgrade or crossgrade: the prorated credit for the unused part of the period
     /// it replaced, in that period's currency.
-    public var upgradeCredit: Price?
+    public var upgradeCredit: Price? {
+        get { box.fields.upgradeCredit }
+        _modify { yield &fields.upgradeCredit }
+    }
 
     /// What became of a transaction after it was made.
     public enum Disposition: Hashable, Sendable {
@@ -69,24 +138,45 @@ public struct Transaction: Hashable, Sendable, Codable {
 
     /// The kind of offer (`offerType` 1-4); set whenever `offer` is. Records written before
     /// iapctl had other offers read `.introductory` for an offer without it.
-    public var offerType: OfferType?
+    public var offerType: OfferType? {
+        get { box.fields.offerType }
+        _modify { yield &fields.offerType }
+    }
     /// `offerIdentifier`: the promotional or win-back offer's identifier, or the offer code's
     /// reference name; nil for introductory offers.
-    public var offerID: OfferID?
+    public var offerID: OfferID? {
+        get { box.fields.offerID }
+        _modify { yield &fields.offerID }
+    }
     /// `offerPeriod`: the whole offer's duration (one period of the offer times its count).
-    public var offerPeriod: SubscriptionPeriod?
+    public var offerPeriod: SubscriptionPeriod? {
+        get { box.fields.offerPeriod }
+        _modify { yield &fields.offerPeriod }
+    }
     /// `billingPlanType`, for subscriptions of products that offer the monthly plan.
-    public var billingPlan: BillingPlanType?
+    public var billingPlan: BillingPlanType? {
+        get { box.fields.billingPlan }
+        _modify { yield &fields.billingPlan }
+    }
     /// `commitmentInfo`: where a monthly-plan period sits in its commitment.
-    public var commitment: TransactionCommitment?
+    public var commitment: TransactionCommitment? {
+        get { box.fields.commitment }
+        _modify { yield &fields.commitment }
+    }
 
     // MARK: - Family Sharing
 
     /// The family member this transaction belongs to (`inAppOwnershipType` FAMILY_SHARED), or
     /// nil for the account's own (PURCHASED). See `Family`.
-    public var familyMember: String?
+    public var familyMember: String? {
+        get { box.fields.familyMember }
+        _modify { yield &fields.familyMember }
+    }
     /// A family member's own purchase (`buy --member`): the member's, but PURCHASED.
-    public var isMemberPurchase = false
+    public var isMemberPurchase: Bool {
+        get { box.fields.isMemberPurchase }
+        _modify { yield &fields.isMemberPurchase }
+    }
 
     /// `inAppOwnershipType`: FAMILY_SHARED for a member's shared transaction, else PURCHASED.
     public var inAppOwnershipType: String { familyMember == nil || isMemberPurchase ? "PURCHASED" : "FAMILY_SHARED" }
@@ -130,36 +220,106 @@ public struct Transaction: Hashable, Sendable, Codable {
         offerID: OfferID? = nil, offerPeriod: SubscriptionPeriod? = nil, billingPlan: BillingPlanType? = nil,
         commitment: TransactionCommitment? = nil
     ) {
-        self.id = id
-        self.originalID = originalID
-        self.productID = productID
-        self.productType = productType
-        self.quantity = quantity
-        self.userID = userID
-        self.state = state
-        self.disposition = disposition
-        self.date = date
-        self.originalDate = originalDate
-        self.storefront = storefront
-        self.price = price
-        self.currency = currency
-        self.charged = charged
-        self.downloads = downloads
-        self.expiresDate = expiresDate
-        self.webOrderLineItemID = webOrderLineItemID
-        self.revocationDate = revocationDate
-        self.revocationReason = revocationReason
-        self.isUpgraded = isUpgraded
-        self.offer = offer
-        self.reason = reason
-        self.subscriptionGroup = subscriptionGroup
-        self.upgradeCredit = upgradeCredit
-        self.offerType = offerType ?? (offer != nil ? .introductory : nil)
-        self.offerID = offerID
-        self.offerPeriod = offerPeriod
-        self.billingPlan = billingPlan
-        self.commitment = commitment
+        self.box = Box(
+            Fields(
+                id: id,
+                originalID: originalID,
+                productID: productID,
+                productType: productType,
+                quantity: quantity,
+                userID: userID,
+                state: state,
+                disposition: disposition,
+                date: date,
+                originalDate: originalDate,
+                storefront: storefront,
+                price: price,
+                currency: currency,
+                charged: charged,
+                downloads: downloads,
+                expiresDate: expiresDate,
+                webOrderLineItemID: webOrderLineItemID,
+                revocationDate: revocationDate,
+                revocationReason: revocationReason,
+                revocationType: nil,
+                revocationPercentage: nil,
+                isUpgraded: isUpgraded,
+                offer: offer,
+                reason: reason,
+                subscriptionGroup: subscriptionGroup,
+                upgradeCredit: upgradeCredit,
+                offerType: offerType ?? (offer != nil ? .introductory : nil),
+                offerID: offerID,
+                offerPeriod: offerPeriod,
+                billingPlan: billingPlan,
+                commitment: commitment,
+                familyMember: nil,
+                isMemberPurchase: false))
     }
+
+    // MARK: - Storage
+
+    /// The stored fields, held in one copy-on-write box: a transaction is copied into every event,
+    /// outcome and queue entry an `apply` makes, and copying a box is one retain where copying the
+    /// fields themselves was one per string, array and enum payload (the purchase+finish cycle
+    /// of `iapbench` spent most of its time in those copies and their releases).
+    struct Fields: Hashable, Sendable {
+        var id: TransactionID
+        var originalID: TransactionID
+        var productID: ProductID
+        var productType: ProductType
+        var quantity: Int
+        var userID: UserID?
+        var state: TransactionState
+        var disposition: Disposition
+        var date: Timestamp
+        var originalDate: Timestamp
+        var storefront: String
+        var price: Price
+        var currency: String
+        var charged: Bool
+        var downloads: [Download]
+        var expiresDate: Timestamp?
+        var webOrderLineItemID: UInt64?
+        var revocationDate: Timestamp?
+        var revocationReason: Int?
+        var revocationType: RevocationType?
+        var revocationPercentage: Int?
+        var isUpgraded: Bool
+        var offer: OfferKind?
+        var reason: Reason
+        var subscriptionGroup: String?
+        var upgradeCredit: Price?
+        var offerType: OfferType?
+        var offerID: OfferID?
+        var offerPeriod: SubscriptionPeriod?
+        var billingPlan: BillingPlanType?
+        var commitment: TransactionCommitment?
+        var familyMember: String?
+        var isMemberPurchase: Bool
+    }
+
+    /// Shared between copies until one of them changes a field (`fields`'s `_modify` then
+    /// copies it first), so a box is never mutated while another transaction holds it.
+    final class Box: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    /// The fields for writing: the box is copied first unless this transaction is its only holder.
+    private var fields: Fields {
+        get { box.fields }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            yield &box.fields
+        }
+    }
+
+    public static func == (a: Transaction, b: Transaction) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
+
+    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     /// Purchased or restored: the app has the product to deliver.
     public var isDelivered: Bool { state.isDelivered }
