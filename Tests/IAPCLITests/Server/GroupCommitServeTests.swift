@@ -133,7 +133,9 @@ struct GroupCommitServeTests {
         #expect(serial.code == 0, "\(serial)")
         let serialAnswers = try JSONParser.parse(Array(serial.stdout.utf8))
         for key in all {
-            #expect(answers[key] == serialAnswers[key], "\(key): concurrent \(String(describing: answers[key])), one at a time \(String(describing: serialAnswers[key]))")
+            #expect(
+                answers[key] == serialAnswers[key],
+                "\(key): concurrent \(String(describing: answers[key])), one at a time \(String(describing: serialAnswers[key]))")
         }
         #expect(answers["u0"]?[0] == .number("404") && answers["b0"]?[0] == .number("400") && answers["c0"]?[0] == .number("202"))
 
@@ -179,7 +181,10 @@ struct GroupCommitServeTests {
             """
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", load, String(server.port), BearerToken.make(), "[" + coins.map { "\"\($0)\"" }.joined(separator: ",") + "]"]
+        python.arguments = [
+            "python3", "-c", load, String(server.port), BearerToken.make(),
+            "[" + coins.map { "\"\($0)\"" }.joined(separator: ",") + "]",
+        ]
         let input = Pipe()
         let output = Pipe()
         python.standardInput = input
@@ -206,7 +211,9 @@ struct GroupCommitServeTests {
             let h = CLIHarness()
             var coins: [String] = []
             for _ in 0..<4 {
-                if let id = h.run(["buy", "com.x.coin42", "--json"]).json?["transactionIdentifier"]?.stringValue { coins.append(id) }
+                if let id = h.run(["buy", "com.x.coin42", "--json"]).json?["transactionIdentifier"]?.stringValue {
+                    coins.append(id)
+                }
             }
             try #require(coins.count == 4)
             let server = try ServerProcess(store: h.store)
@@ -253,7 +260,9 @@ struct GroupCommitServeTests {
             #expect(answered.count >= killAfter, "round \(round)")
             var stored: Set<Int64> = []
             for line in h.run(["events"]).stdout.split(separator: "\n") {
-                if let pct = try JSONParser.parse(Array(line.utf8))["consumptionInformation"]?["consumptionPercentage"]?.int64Value {
+                if let pct = try JSONParser.parse(Array(line.utf8))["consumptionInformation"]?["consumptionPercentage"]?
+                    .int64Value
+                {
                     stored.insert(pct)
                 }
             }
