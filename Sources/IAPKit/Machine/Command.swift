@@ -132,6 +132,13 @@ public struct Effects: Sendable {
         for t in later.transactions { record(t) }
     }
 
+    /// The latest version of `id` these effects recorded, if they recorded one (a group
+    /// commit's reads of its own uncommitted changes).
+    func recorded(_ id: TransactionID) -> Transaction? {
+        if transactions.count < 16 { return transactions.last { $0.id == id } }
+        return positions[id].map { transactions[$0] }
+    }
+
     /// Adds events another source already numbered (salvage).
     mutating func appendEvents(_ more: [Event]) { events += more }
 

@@ -332,8 +332,14 @@ public final class Store {
     }
 
     /// Keeps `session` for the next command, stamped with the files as it left them.
+    /// A session that failed to read a queued transaction (a damaged journal) is not kept: the
+    /// next command loads afresh and meets the damage itself.
     private func keep(_ session: StoreSession) {
         warnings += session.takeWarnings()
+        guard session.queueReadFailure == nil else {
+            kept = nil
+            return
+        }
         if heldLock != nil {
             kept = (session, nil)
         } else {

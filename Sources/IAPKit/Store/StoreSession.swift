@@ -32,6 +32,9 @@ public final class StoreSession {
     private var archive: StoreArchive?
     /// Format 1: the whole store, in memory.
     let legacy: LegacyStore?
+    /// A group commit in progress (`group`): the committed state it started from and what its
+    /// applies have done since, not yet in the journal.
+    private var grouped: (start: Machine, pending: Effects)?
 
     init(store: Store, stateFile: StateFile, catalog: Catalog, journal: Journal, writable: Bool) throws(StoreError) {
         storePath = store.path
@@ -117,9 +120,19 @@ public final class StoreSession {
 
     /// Applies `command` and commits it: one journal frame appended and synced. On any error
     /// nothing is committed and the session keeps its previous state.
+    /// Inside `group`, the command is applied but not committed: the group's one frame commits it.
     @discardableResult
     public func apply(_ command: Command) throws(StoreError) -> Effects {
         precondition(writable && journal != nil, "apply needs a writing session on a format-2 store")
+        if var group = grouped {
+            var next = machine
+            let effects = try next.apply(command, archive: BatchArchive(base: self, pending: group.pending.transactions))
+            if let failure = next.state.queue.readFailure { throw failure }
+            group.pending.merge(effects)
+            grouped = group
+            machine = next
+            return effects
+        }
         var next = machine
         let effects = try next.apply(command, archive: HistoryArchive(base: self))
         if let failure = next.state.queue.readFailure { throw failure }
@@ -145,6 +158,49 @@ public final class StoreSession {
         machine = next
         interpret(all.storeEffects)
         return all
+    }
+
+    /// Group commit (`iapctl serve`'s writes, docs/serve.md): runs `bodies` in order in this one
+    /// session, then commits everything they applied in one journal frame (one append, one
+    /// `fdatasync`) and returns what each body returned. Each body sees the state the bodies
+    /// before it left (`state`, `transaction`, `forEachTransaction` read their uncommitted
+    /// changes; `forEachEvent` streams committed events only). A body that throws is undone
+    /// alone: the machine and the pending effects go back to where they were before it, so the
+    /// others commit as if it had never run. When nothing changed (every body refused) nothing
+    /// is written or synced. If the commit fails, the session is back at the group's start and
+    /// the error is thrown: no body's change is on disk, and none is answered as done.
+    public func group<R>(_ bodies: [(StoreSession) throws -> R]) throws(StoreError) -> [Result<R, any Error>] {
+        precondition(writable && journal != nil, "a group commit needs a writing session on a format-2 store")
+        precondition(grouped == nil, "group commits do not nest")
+        let start = machine
+        grouped = (start, Effects())
+        var results: [Result<R, any Error>] = []
+        results.reserveCapacity(bodies.count)
+        for body in bodies {
+            let before = grouped!
+            let machineBefore = machine
+            do {
+                let value = try body(self)
+                // A queued transaction that could not be read (a damaged journal) fails this
+                // body, as `Store.write` fails a command that read one.
+                if let failure = queueReadFailure { throw failure }
+                results.append(.success(value))
+            } catch {
+                machine = machineBefore
+                grouped = before
+                results.append(.failure(error))
+            }
+        }
+        let pending = grouped!.pending
+        grouped = nil
+        do {
+            try commit(start.state, machine.state, pending)
+        } catch {
+            machine = start
+            throw error
+        }
+        interpret(pending.storeEffects)
+        return results
     }
 
     private func commit(_ old: StoreState, _ new: StoreState, _ effects: Effects) throws(StoreError) {
@@ -221,6 +277,7 @@ public final class StoreSession {
 
     /// The latest stored version of a transaction from history, tombstones hidden.
     private func historical(_ id: TransactionID) throws(StoreError) -> Transaction? {
+        if let t = grouped?.pending.recorded(id) { return t.isDeleted ? nil : t }
         if let legacy { return legacy.transactions[id.rawValue].flatMap { $0.isDeleted ? nil : $0 } }
         return try archive?.transaction(id)
     }
@@ -280,7 +337,9 @@ public final class StoreSession {
         while id < end {
             // Every id below the counter was committed with its record: one missing from the
             // whole journal is damage, never a transaction to skip quietly.
-            guard let t = try archive.stored(id) else {
+            var found = grouped?.pending.recorded(id)
+            if found == nil { found = try archive.stored(id) }
+            guard let t = found else {
                 throw .damaged(
                     path: archive.journal.path,
                     problem:
