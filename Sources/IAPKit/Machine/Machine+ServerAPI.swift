@@ -18,6 +18,9 @@ extension Machine {
             let info = ConsumptionInformation(version: version, received: state.clock, body: body)
             var record = state.serverAPIRecords?[id] ?? ServerAPIRecord()
             record.consumption.append(info)
+            if record.consumption.count > ServerAPIRecord.consumptionKept {
+                record.consumption.removeFirst(record.consumption.count - ServerAPIRecord.consumptionKept)
+            }
             state.setServerAPIRecord(record, for: id)
             emit(.serverAPI(.consumptionInformationReceived(t, info)), into: &effects)
         case .extendRenewalDate(let original, let days, let reason, let request):

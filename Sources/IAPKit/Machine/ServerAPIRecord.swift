@@ -8,14 +8,24 @@ import IAPTime
 ///   appAccountToken associated with the transaction you specify in the originalTransactionId",
 ///   App Store Server API, set-app-account-token): every later signed transaction and renewal
 ///   info of that original transaction carries it instead of the one the purchase was made with.
-/// - `consumption`: every Send Consumption Information request (v1 and v2), oldest first, as
-///   received, which Apple uses to decide a refund request; `iapctl show --json` lists them.
+/// - `consumption`: the latest `consumptionKept` Send Consumption Information requests (v1 and
+///   v2), oldest first, as received, which Apple uses to decide a refund request; `iapctl show
+///   --json` lists them. Every request is also an event (`consumptionInformationReceived`), so
+///   the event log keeps them all; the state keeps a bounded window so that a backend sending
+///   the same transaction's information again and again does not make each commit re-encode a
+///   list that only grows (the state delta writes the changed record whole).
 /// - `extensions`: the dates of the renewal-date extensions of a subscription (on its original
 ///   transaction id), for Apple's limit of two within 365 days.
 public struct ServerAPIRecord: Hashable, Sendable, Codable {
     public var appAccountToken: String?
     public var consumption: [ConsumptionInformation]
     public var extensions: [Timestamp]
+
+    /// How many Send Consumption Information requests the state keeps per transaction (the
+    /// latest ones). Apple decides a refund request from the information it has within 12 hours
+    /// of its CONSUMPTION_REQUEST; a window of ten holds every answer a backend would plausibly
+    /// resend in that time.
+    public static let consumptionKept = 10
 
     public init(appAccountToken: String? = nil, consumption: [ConsumptionInformation] = [], extensions: [Timestamp] = []) {
         self.appAccountToken = appAccountToken

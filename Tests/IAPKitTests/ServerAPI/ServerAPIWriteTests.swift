@@ -1,6 +1,10 @@
 import IAPHTTP
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import IAPJSON
 @testable import IAPKit
 
@@ -157,6 +161,37 @@ struct ServerAPIWriteTests {
         #expect(listed() == .array([.string("signed.\(coins[0].id).com.x.coin42")]))
         try h.apply([.refundRequest(.reverse(coins[0].id))])
         #expect(listed() == .array([]), "a reversed refund leaves the history")
+    }
+
+    @Test("Send Consumption Information again and again: the state keeps the latest ten, the event log every one, and frames stop growing")
+    func consumptionWindow() throws {
+        let h = try Self.harness()
+        let coin = try h.buy("com.x.coin42")[0]
+        var frameSizes: [Int] = []
+        for n in 1...25 {
+            let body = #"{"customerConsented":true,"deliveryStatus":"DELIVERED","consumptionPercentage":\#(n * 1000)}"#
+            let before = Self.fileSize(h.store.path + "/journal")
+            #expect(h.get("/inApps/v2/transactions/consumption/\(coin.id)", method: "PUT", body: body).status == .accepted)
+            frameSizes.append(Self.fileSize(h.store.path + "/journal") - before)
+        }
+        let kept = try h.store.read { s throws(StoreError) in s.state.serverAPIRecords?[coin.id]?.consumption ?? [] }
+        #expect(kept.count == ServerAPIRecord.consumptionKept)
+        #expect(kept.map(\.body) == (16...25).map { #"{"customerConsented":true,"deliveryStatus":"DELIVERED","consumptionPercentage":\#($0 * 1000)}"# })
+        var received = 0
+        try h.store.read { s throws(StoreError) in
+            try s.forEachEvent(since: 0) { e throws(StoreError) in
+                if case .event(let ev) = e, ev.name == "consumptionInformationReceived" { received += 1 }
+            }
+        }
+        #expect(received == 25, "every request is an event")
+        // Once the window is full, a request's frame no longer grows with the requests before it.
+        let full = frameSizes[12...]
+        #expect(full.max()! - full.min()! < 64, "\(frameSizes)")
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
     @Test("consumption information sent through the API is what a refund request shows (LifeJSON), in the order received")
