@@ -13,6 +13,14 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case quantityNotAllowed(ProductID, ProductType)
     case unknownSetting(String, suggestion: String?)
     case badSettingValue(key: String, value: String, expected: String)
+    /// A state change the lifecycle forbids (exit 4).
+    case refused(Refusal)
+    /// Something named does not exist (exit 3).
+    case missing(Missing)
+    /// A malformed argument caught by IAPKit (exit 64).
+    case badArgument(ArgumentProblem)
+    /// Bad data other than the store's own files (exit 65): a receipt, a key, a signed value.
+    case badInput(InputProblem)
     /// A state change the lifecycle forbids (exit 4), described in full.
     case notAllowed(String)
     /// Something named does not exist (exit 3), described in full.
@@ -46,10 +54,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var exitCode: ExitCode {
         switch self {
-        case .unknownProduct, .productNotInStorefront, .unknownTransaction, .notFound: return .notFound
-        case .cannotFinish, .alreadyFinished, .notAllowed: return .notAllowed
-        case .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .usage: return .usage
-        case .damaged, .badCatalog, .badData: return .badData
+        case .unknownProduct, .productNotInStorefront, .unknownTransaction, .missing, .notFound: return .notFound
+        case .cannotFinish, .alreadyFinished, .refused, .notAllowed: return .notAllowed
+        case .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .badArgument, .usage: return .usage
+        case .damaged, .badCatalog, .badInput, .badData: return .badData
         case .unreadable: return .noInput
         case .io: return .ioError
         case .cannotCreate: return .cannotCreate
@@ -91,6 +99,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "bad value '\(value)' for setting \(key); expected \(expected)"
         case .notAllowed(let text), .notFound(let text), .usage(let text), .badData(let text), .unavailable(let text):
             return text
+        case .refused(let refusal): return refusal.description
+        case .missing(let missing): return missing.description
+        case .badArgument(let problem): return problem.description
+        case .badInput(let problem): return problem.description
         case .damaged(let path, let problem):
             return "\(path): \(problem) (run 'iapctl doctor' to inspect and salvage)"
         case .badCatalog(let error):

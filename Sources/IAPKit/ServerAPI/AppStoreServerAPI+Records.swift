@@ -163,7 +163,7 @@ extension AppStoreServerAPI {
                 return r
             case .unknownProduct, .productNotInStorefront, .unknownTransaction, .cannotFinish, .alreadyFinished,
                 .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .notAllowed, .notFound, .usage,
-                .badData, .family, .backdate:
+                .badData, .refused, .missing, .badArgument, .badInput, .family, .backdate:
                 return AppStoreAPIError.generalBadRequest.response(error.description)
             case .damaged, .badCatalog, .unreadable, .io, .storePath, .cannotCreate, .unavailable:
                 return AppStoreAPIError.generalInternal.response(error.description)
