@@ -357,7 +357,7 @@ public enum Doctor {
     public static func salvage(_ store: Store, into destination: Store) throws(StoreError) -> SalvageReport {
         var report = SalvageReport()
         guard !destination.exists else {
-            throw .notAllowed("a store already exists at \(destination.path); salvage into a new directory")
+            throw .refused(.salvageOverStore(path: destination.path))
         }
         _ = try destination.presence()
         let stateBytes = (try? PosixFile.openForReading(store.statePath)).flatMap { $0 }.flatMap { try? $0.readAll() }

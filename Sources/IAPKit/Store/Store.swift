@@ -141,7 +141,7 @@ public final class Store {
         defer { withExtendedLifetime(lock) {} }
         if exists {
             guard force else {
-                throw .notAllowed("a store already exists at \(path); pass --force to replace it (its transactions will be lost)")
+                throw .refused(.storeExists(path: path))
             }
             // Removing the state first makes the old store uninitialized, never half-replaced.
             guard unlink(statePath) == 0 else { throw .io(path: statePath, reason: PosixFile.errnoText()) }
@@ -353,9 +353,9 @@ public final class Store {
                         scratch.catalog.settings.map { CatalogSetting(key: $0.key, value: $0.value) }, catalog: given.name),
                     archive: MemoryArchive())
                 let command = ["iapctl", "--store", path, "init", "--force", "--catalog", wanted].map(ShellWord.quoted)
-                throw .usage(
-                    "store \(path) is bound to catalog '\(stateFile.catalogName)', not \(wanted); drop --catalog to use the store as it is, or replace it with '\(command.joined(separator: " "))' (its transactions are lost)"
-                )
+                throw .badArgument(
+                    .otherCatalog(
+                        store: path, bound: stateFile.catalogName, given: wanted, replace: command.joined(separator: " ")))
             }
         }
         let catalog = StoreCatalog.measure(
