@@ -167,7 +167,9 @@ public final class Store {
             .createStore(origin),
             .applyCatalogSettings(catalog.settings.map { CatalogSetting(key: $0.key, value: $0.value) }, catalog: source.name),
         ]
-        if let storefront = options.storefront { commands.append(.setSetting(key: SettingKey.storefront.rawValue, value: storefront)) }
+        if let storefront = options.storefront {
+            commands.append(.setSetting(key: SettingKey.storefront.rawValue, value: storefront))
+        }
         for key in catalog.offerKeys { commands.append(.addOfferKey(OfferKeyRecord(key, origin: .catalog))) }
         var machine = Machine(catalog: catalog, state: StoreState())
         var effects = Effects()

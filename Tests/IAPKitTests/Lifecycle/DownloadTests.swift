@@ -207,11 +207,13 @@ struct DownloadTests {
     func activeDownloads() throws {
         var h = MachineHarness()
         let t = try h.buy(MachineHarness.levelpack)
-        expectThrows(Printed.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "no active download of transaction \(t.id): 'levels' is waiting, 'soundtrack' is waiting; start or resume them with 'iapctl download start|resume \(t.id)'"
             )
         ) { try h.machine.activeDownloads(of: t.id, content: nil, archive: h.archive) }
-        expectThrows(Printed.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "download 'levels' of transaction \(t.id) is waiting, not active; start it with 'iapctl download start \(t.id) --content levels'"
             )
         ) { try h.machine.activeDownloads(of: t.id, content: "levels", archive: h.archive) }

@@ -128,7 +128,8 @@ struct AutoRenewableTests {
         let sub = try #require(h.subscription("com.x.vip2"))
         #expect(sub.status == .expired(.cancelled) && sub.expirationIntent == .cancelled && !sub.autoRenew)
         #expect(effects.events.first?.kind.serverNotification == ServerNotification("EXPIRED", "VOLUNTARY"))
-        expectThrows(Printed.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "subscription \(first.id) (com.x.vip2) is expired; auto-renew applies to a live subscription (buy com.x.vip2 to subscribe again)"
             )
         ) {
@@ -183,17 +184,21 @@ struct AutoRenewableTests {
     @Test("commands name subscriptions by product or original id, with one-line errors")
     func references() throws {
         var h = MachineHarness()
-        expectThrows(Printed.notFound("no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')")
+        expectThrows(
+            Printed.notFound("no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')")
         ) {
             try h.apply(.renewSubscription(.product(ProductID("com.x.vip2"))))
         }
-        expectThrows(Printed.usage(
+        expectThrows(
+            Printed.usage(
                 "'com.x.noads' is nonConsumable, not an auto-renewable subscription; name a subscription product or an original transaction id"
             )
         ) {
             try h.apply(.renewSubscription(.product(ProductID("com.x.noads"))))
         }
-        expectThrows(Printed.notFound("no subscription has original transaction id 42 (list them with 'iapctl subscriptions', no id)")) {
+        expectThrows(
+            Printed.notFound("no subscription has original transaction id 42 (list them with 'iapctl subscriptions', no id)")
+        ) {
             try h.apply(.renewSubscription(.originalTransaction(TransactionID(42))))
         }
         _ = try h.buy("com.x.vippro")

@@ -27,7 +27,8 @@ struct ClockTests {
         expectThrows(back) { try h.advance(to: "2026-02-01T00:00:00Z") }
         #expect(back.exitCode == .notAllowed)
         let far = Machine.latestClock.adding(milliseconds: 1)
-        expectThrows(Printed.usage(
+        expectThrows(
+            Printed.usage(
                 "cannot move the clock past 9999-12-31T23:59:59.999Z, the last date iapctl writes (it is at 2026-03-01T00:00:00Z); give an earlier date or a shorter duration"
             )
         ) {

@@ -67,7 +67,8 @@ public enum InputProblem: Hashable, Sendable, CustomStringConvertible {
             return
                 "\(file): not a P-256 private key (\(reason)); give a PKCS#8 or SEC1 PEM key ('openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256')"
         case .leafNotP256(let file):
-            return "\(file): the leaf's key is not P-256; receipts are signed with ecdsa-with-SHA256, so the leaf needs a P-256 key"
+            return
+                "\(file): the leaf's key is not P-256; receipts are signed with ecdsa-with-SHA256, so the leaf needs a P-256 key"
         case .keyMismatch(let key, let leaf):
             return "\(key) does not match \(leaf): the private key's public half differs from the leaf's key"
         case .chainDoesNotVerify(let origin, let date, let reason):

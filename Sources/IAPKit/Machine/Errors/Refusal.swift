@@ -149,7 +149,8 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
             return
                 "REVOKE comes from refunding a purchase shared with the family; \(id) is not one (see 'iapctl family list' and 'iapctl dump --member NAME')"
         case .autoRenewAlready(let original, let on, let notification):
-            return "auto-renew of subscription \(original) is already \(on ? "on" : "off"), so it cannot change to make \(notification)"
+            return
+                "auto-renew of subscription \(original) is already \(on ? "on" : "off"), so it cannot change to make \(notification)"
         case .notificationOfNonSubscription(let notification, let id, let type):
             return "\(notification) is about an auto-renewable subscription; \(id) is a \(type) purchase"
         case .storeExists(let path):
@@ -181,12 +182,14 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
         case .extendedTwice(let original):
             return "subscription \(original) was already extended twice within 365 days"
         case .storeHasHistory:
-            return "the store already exists: a store is created once, before its first event (replace it with 'iapctl init --force')"
+            return
+                "the store already exists: a store is created once, before its first event (replace it with 'iapctl init --force')"
         case .downloadMove(let move, let content, let id, let current):
             return
                 "cannot \(move.rawValue) download '\(content)' of transaction \(id): it is \(current.rawValue); \(move.rawValue) moves a \(move.from) download"
         case .noDownloadToMove(let move, let id, let states):
-            return "cannot \(move.rawValue) any download of transaction \(id): \(states); \(move.rawValue) moves \(move.from) downloads"
+            return
+                "cannot \(move.rawValue) any download of transaction \(id): \(states); \(move.rawValue) moves \(move.from) downloads"
         case .progressOfInactiveDownload(let content, let id, let state):
             return
                 "download '\(content)' of transaction \(id) is \(state.rawValue); only an active download makes progress (start or resume it first)"
@@ -195,7 +198,8 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
             let hint = fix.isEmpty ? "it has ended" : "\(fix) it with 'iapctl download \(fix) \(id) --content \(content)'"
             return "download '\(content)' of transaction \(id) is \(state.rawValue), not active; \(hint)"
         case .noActiveDownload(let id, let states):
-            return "no active download of transaction \(id): \(states); start or resume them with 'iapctl download start|resume \(id)'"
+            return
+                "no active download of transaction \(id): \(states); start or resume them with 'iapctl download start|resume \(id)'"
         case .downloadsOfFinished(let id):
             return "transaction \(id) is finished; downloads exist only until their transaction is finished"
         case .noSelfHostedContent(let id, let why):
@@ -231,7 +235,8 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
         case .alreadyEnded(let original, let product, let status):
             return "\(Self.subscription(original, product)) is already \(status)"
         case .renewWithBillingIssue(let original, let product, let status):
-            return "\(Self.subscription(original, product)) has a billing issue (\(status)); recover it with 'iapctl resolve \(original)'"
+            return
+                "\(Self.subscription(original, product)) has a billing issue (\(status)); recover it with 'iapctl resolve \(original)'"
         case .renewEnded(let original, let product, let status):
             return "\(Self.subscription(original, product)) is \(status); buy \(product) to subscribe again"
         case .noBillingIssue(let original, let product, let status):
@@ -249,14 +254,16 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
             return
                 "cannot refund transaction \(id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
         case .memberOwnPurchase(let id, let member):
-            return "cannot refund or delete transaction \(id): it is \(member)'s own purchase, and a member's refunds are not simulated"
+            return
+                "cannot refund or delete transaction \(id): it is \(member)'s own purchase, and a member's refunds are not simulated"
         case .refundRequestOpen(let id, let since):
             return
                 "transaction \(id) already has a refund request open since \(since.rfc3339); answer it with 'iapctl refund approve \(id)' or 'iapctl refund decline \(id)'"
         case .noRefundRequest(let id, let verb):
             return "transaction \(id) has no refund request to \(verb); open one with 'iapctl refund request \(id)'"
         case .refundRequestAnswered(let id, let status):
-            return "the refund request of transaction \(id) is already \(status); open a new one with 'iapctl refund request \(id)'"
+            return
+                "the refund request of transaction \(id) is already \(status); open a new one with 'iapctl refund request \(id)'"
         case .notRefunded(let id):
             return "transaction \(id) was not refunded; only a refunded transaction's refund can be reversed"
         }
