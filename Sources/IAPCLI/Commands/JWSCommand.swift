@@ -119,15 +119,12 @@ enum JWSCommand {
                         $0.member == member && ($0.purchaserLatestID == id || $0.purchaserOriginalID == id)
                     })
                 else {
-                    throw .notFound(
-                        "\(member) has no FAMILY_SHARED transaction for \(id) (see 'iapctl queue --member \(member)')")
+                    throw .missing(.noSharedTransaction(member: member, id))
                 }
                 t = share.latest
             }
             guard AppStoreServerAPI.isKnown(t) else {
-                throw .notAllowed(
-                    "transaction \(id) is \(t.state.name): only purchased and restored transactions have signed data (the payment never reached the App Store)"
-                )
+                throw .refused(.unsigned(id, state: t.state.name))
             }
             let token = try StoreTransactionSigner(session: s).signer.sign(
                 SignedTransactionPayload.bytes(t, context: SignedDataContext(state: s.state)))
@@ -331,7 +328,7 @@ enum JWSArgument {
         do throws(JWSError) {
             return try CompactJWS(parsing: text)
         } catch {
-            throw StoreError.badData("\(source): \(error)")
+            throw StoreError.badInput(.notAJWS(source: source, reason: "\(error)"))
         }
     }
 

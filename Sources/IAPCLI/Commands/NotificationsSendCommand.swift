@@ -109,9 +109,7 @@ enum NotificationsSendCommand {
             let t = try transaction(id, in: s)
             let shared = s.state.family?.shares.contains { $0.purchaserOriginalID == t.originalID } ?? false
             guard t.familyMember == nil, shared else {
-                throw .notAllowed(
-                    "REVOKE comes from refunding a purchase shared with the family; \(t.id) is not one (see 'iapctl family list' and 'iapctl dump --member NAME')"
-                )
+                throw .refused(.revokeUnshared(t.id))
             }
             return .refund(t.id, reason: 0)
         case .massExtension:
@@ -126,9 +124,7 @@ enum NotificationsSendCommand {
         case .autoRenew(let on):
             let original = try subscriptionTransaction(id, n, in: s).originalID
             if let sub = s.state.subscriptions[original], sub.autoRenew == on {
-                throw .notAllowed(
-                    "auto-renew of subscription \(original) is already \(on ? "on" : "off"), so it cannot change to make \(describe(n))"
-                )
+                throw .refused(.autoRenewAlready(original: original, on: on, notification: describe(n)))
             }
             return .setAutoRenew(.originalTransaction(original), on: on)
         }
@@ -144,7 +140,7 @@ enum NotificationsSendCommand {
     {
         let t = try transaction(id, in: s)
         guard t.productType == .autoRenewable else {
-            throw .notAllowed("\(describe(n)) is about an auto-renewable subscription; \(t.id) is a \(t.productType) purchase")
+            throw .refused(.notificationOfNonSubscription(notification: describe(n), t.id, t.productType))
         }
         return t
     }

@@ -61,7 +61,7 @@ enum OfferKeyCommand {
         do {
             (key, source) = try SubscriptionOfferKey.read(pem: text, id: id, name: path)
         } catch {
-            throw StoreError.badData(error.description)
+            throw StoreError.badInput(.offerKeyFile(reason: error.description))
         }
         let record = OfferKeyRecord(key, origin: source == .privateKey ? .privateKeyFile : .publicKeyFile)
         return try c.write { s throws(StoreError) in

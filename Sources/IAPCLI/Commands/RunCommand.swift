@@ -40,13 +40,11 @@ enum RunCommand {
         do {
             lines = try ScenarioParser.parse(bytes: bytes)
         } catch {
-            throw StoreError.badData("\(label):\(error)")
+            throw StoreError.badInput(.scenario(file: label, reason: "\(error)"))
         }
         // Nothing to run is a mistake, not a pass: a CI job fed an empty file must not go green.
         guard !lines.isEmpty else {
-            throw StoreError.badData(
-                "\(label): no commands or checks (it is empty or only comments); write one iapctl command or check a line (see 'iapctl help run')"
-            )
+            throw StoreError.badInput(.emptyScenario(file: label))
         }
 
         // The scenario's store: the one --store names, else a new one that goes away afterwards.

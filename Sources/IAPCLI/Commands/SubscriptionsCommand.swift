@@ -35,7 +35,7 @@ enum SubscriptionsCommand {
                     subs = []
                     nonRenewing = nonRenewing.filter { $0.productID == id }
                     guard !nonRenewing.isEmpty else {
-                        throw .notFound("no purchase of the non-renewing subscription '\(id)' (buy it with 'iapctl buy \(id)')")
+                        throw .missing(.noNonRenewingPurchase(id))
                     }
                 } else {
                     let id = try s.machine.subscriptionID(ref)
@@ -116,7 +116,7 @@ extension SubscriptionsCommand {
                     || $0.latest.subscriptionGroup == s.catalog[ProductID(word)]?.subscriptionGroup
             }
             guard !rows.isEmpty else {
-                throw .notFound("\(member) has no shared subscription '\(word)' (see 'iapctl subscriptions --member \(member)')")
+                throw .missing(.noSharedSubscription(member: member, word))
             }
         }
         if c.json {

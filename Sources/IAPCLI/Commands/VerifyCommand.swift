@@ -125,7 +125,7 @@ enum RootArgument {
             if bytes.first == 0x30 { return try Certificate(der: bytes) }
             return try Certificate(pemRepresentation: String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw StoreError.badData("--root \(path): not a certificate (\(error)); give a PEM or DER X.509 certificate")
+            throw StoreError.badInput(.notARootCertificate(file: path, reason: "\(error)"))
         }
     }
 }

@@ -17,6 +17,11 @@ public enum Command: Hashable, Sendable {
     case launch
     /// Change one setting.
     case setSetting(key: String, value: String)
+    /// Make the store: the first command of every store, on the empty state (`storeCreated`).
+    case createStore(StoreOrigin)
+    /// The settings and faults a catalog carries, applied to a new store (`settingChanged` and
+    /// `faultAdded` events); `catalog` names the file in errors.
+    case applyCatalogSettings([CatalogSetting], catalog: String)
     /// `SKPaymentQueue.start/pause/resume/cancel(_ downloads:)` for one download of a transaction,
     /// or for every download of it the move applies to (`content` nil).
     case download(DownloadMove, TransactionID, content: String?)

@@ -38,8 +38,10 @@ public indirect enum EventKind: Hashable, Sendable {
     case restoreFailed(TransactionError, user: UserID?)
     /// The app launched and attached its transaction observer.
     case appLaunched(unfinished: Int)
-    /// `iapctl config set` changed a setting.
+    /// `iapctl config set` changed a setting (or a catalog's settings did, at store creation).
     case settingChanged(key: String, value: String)
+    /// The store was made: the first event of every store created by this release.
+    case storeCreated(StoreOrigin)
     /// A hosted download moved or made progress (`paymentQueue(_:updatedDownloads:)`): named
     /// `downloadStarted`, `downloadPaused`, `downloadResumed`, `downloadUpdated` (a progress step),
     /// `downloadFinished`, `downloadFailed`, `downloadCancelled`.
@@ -150,6 +152,7 @@ public indirect enum EventKind: Hashable, Sendable {
         case .restoreFailed: return "restoreFailed"
         case .appLaunched: return "appLaunched"
         case .settingChanged: return "settingChanged"
+        case .storeCreated: return "storeCreated"
         case .download(let change, _, _, _): return "download" + change.capitalized
         case .contentDownload(let change, _): return "contentDownload" + change.capitalized
         case .storePayment(let decision, _): return decision.eventName
@@ -187,7 +190,8 @@ public indirect enum EventKind: Hashable, Sendable {
     public var transaction: Transaction? {
         switch self {
         case .transactionUpdated(let t), .transactionFinished(let t), .transactionRedelivered(let t): return t
-        case .productsRequestFinished, .productsRequestFailed, .restoreFinished, .restoreFailed, .appLaunched, .settingChanged:
+        case .productsRequestFinished, .productsRequestFailed, .restoreFinished, .restoreFailed, .appLaunched, .settingChanged,
+            .storeCreated:
             return nil
         case .transactionFinishPostponed(let t), .transactionDeliveryFailed(let t, _): return t
         case .subscriptionStarted(let t, _, _), .subscriptionRenewed(let t, _, _), .subscriptionUpgraded(_, let t, _),

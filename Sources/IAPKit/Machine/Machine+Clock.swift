@@ -13,13 +13,10 @@ extension Machine {
     /// the same transactions.
     mutating func advanceClock(to target: Timestamp, into effects: inout Effects) throws(StoreError) {
         guard target >= state.clock else {
-            throw .notAllowed(
-                "cannot move the clock back from \(state.clock) to \(target); the simulated clock only moves forward")
+            throw .refused(.clockBackwards(from: state.clock, to: target))
         }
         guard target <= Machine.latestClock else {
-            throw .usage(
-                "cannot move the clock past \(Machine.latestClock.rfc3339), the last date iapctl writes (it is at \(state.clock.rfc3339)); give an earlier date or a shorter duration"
-            )
+            throw .badArgument(.clockPastLimit(limit: Machine.latestClock, at: state.clock))
         }
         let from = state.clock
         runDue(through: target, into: &effects)

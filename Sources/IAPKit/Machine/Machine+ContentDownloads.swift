@@ -33,11 +33,11 @@ extension Machine {
             if known == nil { known = try archive.transaction(id) }
             guard let t = known else { throw .unknownTransaction(id) }
             let why = t.finished ? "it is finished" : "\(t.productID) is not self-hosted or the transaction is \(t.state.name)"
-            throw .notAllowed("transaction \(id) has no self-hosted content to download: \(why)")
+            throw .refused(.noSelfHostedContent(id, why: why))
         }
         var c = state.contentDownloads[i]
         func refuse(_ what: String) -> StoreError {
-            .notAllowed("cannot record \(what) for the self-hosted content of transaction \(id): it is \(c.state.rawValue)")
+            .refused(.contentStep(what, of: id, state: c.state))
         }
         let change: DownloadChange
         switch step {
@@ -54,7 +54,7 @@ extension Machine {
         case .progress(let basisPoints):
             guard c.state == .active else { throw refuse("progress") }
             guard (0...10_000).contains(basisPoints) else {
-                throw .usage("progress \(basisPoints) basis points is out of range; use 0 to 10000")
+                throw .badArgument(.contentProgress(basisPoints))
             }
             c.progressBasisPoints = basisPoints
             change = .updated

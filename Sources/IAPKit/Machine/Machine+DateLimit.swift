@@ -24,12 +24,9 @@ extension Machine {
 
     /// Why the command that produced `effects` would leave a date past the limit, or nil.
     func dateLimitProblem(_ effects: Effects, clockBefore: Timestamp) -> StoreError? {
-        let limit = Machine.latestClock.rfc3339
         if state.clock > Machine.latestClock {
             let step = ClockDuration.shortForm(milliseconds: state.settings.clockStepMilliseconds)
-            return .notAllowed(
-                "the clock would move past \(limit), the last date iapctl writes: it is at \(clockBefore.rfc3339) and each payment or restore moves it by \(step) (lower that with 'iapctl config set clock-step 0')"
-            )
+            return .refused(.clockPastLimit(limit: Machine.latestClock, at: clockBefore, step: step))
         }
         for t in effects.transactions {
             guard let expires = t.expiresDate, expires > Machine.latestClock else { continue }
@@ -38,7 +35,7 @@ extension Machine {
                 t.reason == .renewal
                 ? "stop the clock earlier, or turn auto-renew off first ('iapctl auto-renew off \(t.productID)')"
                 : "buy it at an earlier date"
-            return .notAllowed("\(what) would expire after \(limit), the last date iapctl writes; \(fix)")
+            return .refused(.expiresPastLimit(what: what, limit: Machine.latestClock, fix: fix))
         }
         return nil
     }

@@ -15,18 +15,14 @@ extension Machine {
             let i = try downloadIndex(content, in: t)
             let current = t.downloads[i].state
             guard move.applies(to: current) else {
-                throw .notAllowed(
-                    "cannot \(move.rawValue) download '\(content)' of transaction \(id): it is \(current.rawValue); \(move.rawValue) moves a \(move.from) download"
-                )
+                throw .refused(.downloadMove(move, content: content, of: id, state: current))
             }
             indices = [i]
         } else {
             indices = t.downloads.indices.filter { move.applies(to: t.downloads[$0].state) }
             guard !indices.isEmpty else {
                 let states = t.downloads.map { "'\($0.contentIdentifier)' is \($0.state.rawValue)" }.joined(separator: ", ")
-                throw .notAllowed(
-                    "cannot \(move.rawValue) any download of transaction \(id): \(states); \(move.rawValue) moves \(move.from) downloads"
-                )
+                throw .refused(.noDownloadToMove(move, of: id, states: states))
             }
         }
         for i in indices { t.downloads[i].phase = move.target }
@@ -48,14 +44,11 @@ extension Machine {
         let i = try downloadIndex(content, in: t)
         var d = t.downloads[i]
         guard d.state == .active else {
-            throw .notAllowed(
-                "download '\(content)' of transaction \(id) is \(d.state.rawValue); only an active download makes progress (start or resume it first)"
-            )
+            throw .refused(.progressOfInactiveDownload(content: content, of: id, state: d.state))
         }
         guard bytes <= d.contentLength, bytes > d.downloadedBytes || bytes == d.contentLength else {
-            throw .usage(
-                "progress \(bytes) for download '\(content)' of transaction \(id) must be above \(d.downloadedBytes) and at most \(d.contentLength) bytes"
-            )
+            throw .badArgument(
+                .downloadProgress(bytes, content: content, of: id, downloaded: d.downloadedBytes, length: d.contentLength))
         }
         if let error = takeFault(.download, product: t.productID, into: &effects) {
             d.phase = .failed(error)
@@ -86,18 +79,14 @@ extension Machine {
         if let content {
             let d = t.downloads[try downloadIndex(content, in: t)]
             guard d.state == .active else {
-                let fix = d.state == .waiting ? "start" : d.state == .paused ? "resume" : ""
-                let hint = fix.isEmpty ? "it has ended" : "\(fix) it with 'iapctl download \(fix) \(id) --content \(content)'"
-                throw .notAllowed("download '\(content)' of transaction \(id) is \(d.state.rawValue), not active; \(hint)")
+                throw .refused(.downloadNotActive(content: content, of: id, state: d.state))
             }
             return (t, [d])
         }
         let active = t.downloads.filter { $0.state == .active }
         guard !active.isEmpty else {
             let states = t.downloads.map { "'\($0.contentIdentifier)' is \($0.state.rawValue)" }.joined(separator: ", ")
-            throw .notAllowed(
-                "no active download of transaction \(id): \(states); start or resume them with 'iapctl download start|resume \(id)'"
-            )
+            throw .refused(.noActiveDownload(of: id, states: states))
         }
         return (t, active)
     }
@@ -107,22 +96,19 @@ extension Machine {
     func downloadOwner(_ id: TransactionID, archive: some TransactionArchive) throws(StoreError) -> Transaction {
         guard let t = state.queued(id) else {
             if try archive.transaction(id) != nil {
-                throw .notAllowed("transaction \(id) is finished; downloads exist only until their transaction is finished")
+                throw .refused(.downloadsOfFinished(id))
             }
             throw .unknownTransaction(id)
         }
         guard !t.downloads.isEmpty else {
-            throw .notFound(
-                "transaction \(id) (\(t.productID), \(t.state.name)) has no downloads; only purchased or restored products with hosted content have them"
-            )
+            throw .missing(.noDownloads(id, t.productID, state: t.state.name))
         }
         return t
     }
 
     func downloadIndex(_ content: String, in t: Transaction) throws(StoreError) -> Int {
         guard let i = t.downloads.firstIndex(where: { $0.contentIdentifier == content }) else {
-            let known = t.downloads.map(\.contentIdentifier).joined(separator: ", ")
-            throw .notFound("transaction \(t.id) has no download '\(content)'; its downloads: \(known)")
+            throw .missing(.noSuchDownload(content, of: t.id, known: t.downloads.map(\.contentIdentifier)))
         }
         return i
     }

@@ -10,13 +10,13 @@ extension Machine {
         _ point: FaultPoint, _ error: TransactionError, count: Int, product: ProductID?, into effects: inout Effects
     ) throws(StoreError) {
         guard (1...Machine.maximumFaultCount).contains(count) else {
-            throw .usage("fault count \(count) is out of range; use 1 to \(Machine.maximumFaultCount)")
+            throw .badArgument(.faultCount(count, maximum: Machine.maximumFaultCount))
         }
         if let product, catalog[product] == nil {
             throw .unknownProduct(product, closest: catalog.closest(to: product))
         }
         guard state.faults.count < Machine.maximumFaults else {
-            throw .notAllowed("\(Machine.maximumFaults) faults are already armed; remove them with 'iapctl fault clear' first")
+            throw .refused(.tooManyFaults(Machine.maximumFaults))
         }
         let fault = Fault(id: state.nextFaultID, point: point, error: error, remaining: count, productID: product)
         state.nextFaultID += 1

@@ -21,14 +21,14 @@ extension Machine {
     mutating func consume(_ id: ProductID, count: Int, into effects: inout Effects) throws(StoreError) {
         guard let product = catalog[id] else { throw .unknownProduct(id, closest: catalog.closest(to: id)) }
         guard (1...Machine.maximumConsumeCount).contains(count) else {
-            throw .usage("consume count \(count) is out of range; use 1 to \(Machine.maximumConsumeCount)")
+            throw .badArgument(.consumeCount(count, maximum: Machine.maximumConsumeCount))
         }
         guard product.type == .consumable else {
-            throw .notAllowed("cannot consume '\(id)': it is \(product.type.rawValue); only consumables are consumed")
+            throw .refused(.consumeNonConsumable(id, product.type))
         }
         var entry = state.ledger[id] ?? LedgerEntry()
         guard entry.balance >= count else {
-            throw .notAllowed("cannot consume \(count) of '\(id)': its balance is \(entry.balance) (see 'iapctl ledger')")
+            throw .refused(.consumeAboveBalance(id, count: count, balance: entry.balance))
         }
         entry.consumed += count
         state.ledger[id] = entry

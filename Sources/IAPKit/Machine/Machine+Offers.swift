@@ -46,9 +46,9 @@ extension Machine {
     // MARK: - Keys
 
     mutating func addOfferKey(_ record: OfferKeyRecord, into effects: inout Effects) throws(StoreError) {
-        guard SubscriptionOfferKey.isValidID(record.id) else { throw .usage(OfferKeyError.badID(record.id).description) }
+        guard SubscriptionOfferKey.isValidID(record.id) else { throw .badArgument(.offerKeyID(record.id)) }
         guard record.key != nil else {
-            throw .badData("the key '\(record.id)' is not a P-256 public key; give the .p8 or its public half")
+            throw .badInput(.notAP256Key(record.id))
         }
         state.offers.keys[record.id] = record
         emit(.offerKeyAdded(record), into: &effects)
@@ -56,10 +56,7 @@ extension Machine {
 
     mutating func removeOfferKey(_ id: String, into effects: inout Effects) throws(StoreError) {
         guard let record = state.offers.keys[id] else {
-            let known = state.offers.orderedKeys.map(\.id)
-            throw .notFound(
-                "no subscription offer key '\(id)'; \(known.isEmpty ? "the store has none" : "known: \(known.joined(separator: ", "))") (see 'iapctl offer-key list')"
-            )
+            throw .missing(.noOfferKey(id, known: state.offers.orderedKeys.map(\.id)))
         }
         state.offers.keys[id] = nil
         emit(.offerKeyRemoved(record), into: &effects)
@@ -84,14 +81,10 @@ extension Machine {
         }
         if options.billingPlan == .monthly {
             guard product.type == .autoRenewable, let plan = product.offers.billingPlan(.monthly) else {
-                throw .usage(
-                    "product '\(id)' has no monthly billing plan (monthly with a 12-month commitment is for one-year subscriptions that set it up); drop --billing-plan or see 'iapctl products \(id)'"
-                )
+                throw .badArgument(.noMonthlyPlan(id))
             }
             guard plan.price(in: state.settings.storefront) != nil else {
-                throw .usage(
-                    "the monthly billing plan of '\(id)' is not sold in storefront \(state.settings.storefront); drop --billing-plan"
-                )
+                throw .badArgument(.monthlyPlanNotSold(id, storefront: state.settings.storefront))
             }
         }
         let now = state.clock

@@ -82,16 +82,12 @@ extension Machine {
     {
         guard let t = state.queued(id) else {
             if try archive.transaction(id) != nil {
-                throw .notAllowed(
-                    "cannot \(verb) transaction \(id): it is finished; only deferred (Ask to Buy) transactions can be approved or declined"
-                )
+                throw .refused(.approveFinished(verb: verb, id))
             }
             throw .unknownTransaction(id)
         }
         guard t.state == .deferred else {
-            throw .notAllowed(
-                "cannot \(verb) transaction \(id): it is \(t.state.name); only deferred (Ask to Buy) transactions can be approved or declined"
-            )
+            throw .refused(.approveNotDeferred(verb: verb, id, state: t.state.name))
         }
         return t
     }

@@ -38,21 +38,20 @@ extension Machine {
     ) throws(StoreError) {
         guard let product = catalog[id] else { throw .unknownProduct(id, closest: catalog.closest(to: id)) }
         guard product.type == .autoRenewable else {
-            throw .notAllowed(
-                "'\(id)' is \(product.type.rawValue); price increases apply to auto-renewable subscriptions (see 'iapctl products')"
-            )
+            throw .refused(.priceIncreaseOfNonSubscription(id, product.type))
         }
         let shop = storefront ?? state.settings.storefront
         guard let front = Storefront.named(shop) else {
-            throw .usage("unknown storefront '\(shop)'; give an ISO 3166-1 alpha-3 code such as USA, GBR, FRA")
+            throw .badArgument(.unknownStorefront(shop))
         }
         guard let current = raisedPrice(of: id, in: front.code) ?? product.price(in: front.code) else {
             throw .productNotInStorefront(id, storefront: front.code, available: product.prices.map(\.storefront))
         }
         guard price > current else {
-            throw .notAllowed(
-                "\(price.decimalString(fractionDigits: front.fractionDigits)) is not above \(id)'s price in \(front.code) (\(current.decimalString(fractionDigits: front.fractionDigits)) \(front.currency)); a price increase must raise it"
-            )
+            throw .refused(
+                .priceNotAbove(
+                    price: price.decimalString(fractionDigits: front.fractionDigits), product: id, storefront: front.code,
+                    current: current.decimalString(fractionDigits: front.fractionDigits), currency: front.currency))
         }
         let increase = PriceIncrease(
             productID: id, storefront: front.code, price: price, consentRequired: consentRequired, date: state.clock)
@@ -92,9 +91,7 @@ extension Machine {
             original = id
         } else if let t = try visibleTransaction(id, archive: archive) {
             guard t.productType == .autoRenewable, state.subscriptions[t.originalID] != nil else {
-                throw .notAllowed(
-                    "transaction \(id) is a \(t.productType.rawValue) purchase; price consent is a subscription's (see 'iapctl subscriptions')"
-                )
+                throw .refused(.consentOfNonSubscription(id, t.productType))
             }
             original = t.originalID
         } else {
@@ -102,24 +99,22 @@ extension Machine {
         }
         guard let sub = state.subscriptions[original] else { throw .unknownTransaction(id) }
         guard var consent = state.priceConsents?[original] else {
-            throw .notAllowed(
-                "subscription \(original) has no price increase to answer; raise one with 'iapctl price-increase \(sub.renewalProductID) PRICE'"
-            )
+            throw .refused(.noPriceIncrease(original: original, renewal: sub.renewalProductID))
         }
         guard consent.status != .accepted else {
-            throw .notAllowed(
-                "subscription \(original) already accepted the price increase to \(consent.price.decimalString(fractionDigits: SubscriptionJSONDigits.of(consent.currency))) \(consent.currency) (or it needed no consent); it renews at that price"
-            )
+            throw .refused(
+                .priceIncreaseAccepted(
+                    original: original, price: consent.price.decimalString(fractionDigits: SubscriptionJSONDigits.of(consent.currency)),
+                    currency: consent.currency))
         }
         switch sub.status {
         case .expired, .revoked:
-            throw .notAllowed("subscription \(original) is \(sub.status.name); there is no renewal left to consent to")
+            throw .refused(.consentOfEnded(original: original, status: sub.status.name))
         case .active, .inGracePeriod, .inBillingRetry: break
         }
         let status: PriceConsent.Status = accept ? .accepted : .declined
         guard consent.status != status else {
-            throw .notAllowed(
-                "subscription \(original) already declined the price increase; it expires at the renewal unless it accepts")
+            throw .refused(.priceIncreaseDeclined(original: original))
         }
         consent.status = status
         setPriceConsent(consent, for: original)

@@ -11,9 +11,7 @@ extension Machine {
         case .request(let id, let reason):
             let t = try refundable(id, archive: archive)
             if let open = state.refundRequests?[id], open.status == .open {
-                throw .notAllowed(
-                    "transaction \(id) already has a refund request open since \(open.requested.rfc3339); answer it with 'iapctl refund approve \(id)' or 'iapctl refund decline \(id)'"
-                )
+                throw .refused(.refundRequestOpen(id, since: open.requested))
             }
             let q = RefundRequest(transactionID: id, requested: state.clock, reason: reason)
             setRefundRequest(q)
@@ -21,7 +19,7 @@ extension Machine {
             effects.outcome = .life(.refund(t, q, nil))
         case .approve(let id, let percent):
             guard RefundRequest.percentRange.contains(percent) else {
-                throw .usage("bad --percent \(percent); give 1 to 100 (100, the default, refunds in full)")
+                throw .badArgument(.refundPercent(percent))
             }
             var q = try openRequest(id, archive: archive, verb: "approve")
             try refund(
@@ -52,12 +50,10 @@ extension Machine {
     {
         guard try visibleTransaction(id, archive: archive) != nil else { throw .unknownTransaction(id) }
         guard let q = state.refundRequests?[id] else {
-            throw .notAllowed("transaction \(id) has no refund request to \(verb); open one with 'iapctl refund request \(id)'")
+            throw .refused(.noRefundRequest(id, verb: verb))
         }
         guard q.status == .open else {
-            throw .notAllowed(
-                "the refund request of transaction \(id) is already \(q.status.name); open a new one with 'iapctl refund request \(id)'"
-            )
+            throw .refused(.refundRequestAnswered(id, status: q.status.name))
         }
         return q
     }
@@ -71,7 +67,7 @@ extension Machine {
     {
         guard var t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
         guard let revoked = t.revocationDate else {
-            throw .notAllowed("transaction \(id) was not refunded; only a refunded transaction's refund can be reversed")
+            throw .refused(.notRefunded(id))
         }
         let percent = (t.revocationPercentage ?? 100_000) / 1000
         t.revocationDate = nil

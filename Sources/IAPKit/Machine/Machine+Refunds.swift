@@ -14,7 +14,7 @@ extension Machine {
         throws(StoreError)
     {
         guard reason == 0 || reason == 1 else {
-            throw .usage("bad refund reason \(reason); use 0 (other) or 1 (an issue in the app)")
+            throw .badArgument(.refundReason(reason))
         }
         var t = try refundable(id, archive: archive)
         t.revocationDate = state.clock
@@ -53,21 +53,17 @@ extension Machine {
     func refundable(_ id: TransactionID, archive: some TransactionArchive) throws(StoreError) -> Transaction {
         guard let t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
         try refuseMemberTransaction(t)
-        if let date = t.revocationDate { throw .notAllowed("transaction \(id) was already refunded on \(date)") }
+        if let date = t.revocationDate { throw .refused(.alreadyRefunded(id, on: date)) }
         switch t.state {
         case .purchased:
             break
         case .restored:
-            throw .notAllowed(
-                "cannot refund transaction \(id): it is a restored copy; refund the original purchase \(t.originalID)")
+            throw .refused(.refundRestored(id, original: t.originalID))
         case .purchasing, .failed, .deferred:
-            throw .notAllowed(
-                "cannot refund transaction \(id): it is \(t.state.name); only purchased transactions can be refunded")
+            throw .refused(.refundNotPurchased(id, state: t.state.name))
         }
         guard t.charged else {
-            throw .notAllowed(
-                "cannot refund transaction \(id): nothing was charged for it (a free trial, a repeat purchase of something owned, or a plan change that waits for the renewal)"
-            )
+            throw .refused(.refundUncharged(id))
         }
         return t
     }
@@ -146,9 +142,7 @@ extension Machine {
     private func refuseMemberTransaction(_ t: Transaction) throws(StoreError) {
         guard let member = t.familyMember else { return }
         if t.isMemberPurchase {
-            throw .notAllowed(
-                "cannot refund or delete transaction \(t.id): it is \(member)'s own purchase, and a member's refunds are not simulated"
-            )
+            throw .refused(.memberOwnPurchase(t.id, member: member))
         }
         let purchaser = state.family?.shares.first { $0.latest.id == t.id }?.purchaserLatestID
         throw .family(.memberTransaction(t.id, member: member, purchaser: purchaser ?? t.originalID))

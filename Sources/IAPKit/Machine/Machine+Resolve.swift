@@ -24,8 +24,7 @@ extension Machine {
             if known == nil { known = try archive.transaction(id) }
             guard let t = known else { throw .unknownTransaction(id) }
             let what = t.state.error.map { "failed (\($0.name))" } ?? t.state.name
-            throw .notAllowed(
-                "nothing to resolve for transaction \(id): it is \(what), not an interrupted purchase waiting to be resolved")
+            throw .refused(.nothingToResolve(id, what: what))
         }
         switch issue {
         case .interruptedPurchase(let purchase):

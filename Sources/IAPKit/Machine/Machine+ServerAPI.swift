@@ -7,7 +7,7 @@ extension Machine {
         switch request {
         case .setAppAccountToken(let original, let token):
             guard let t = try serverAPITransaction(original, archive: archive), t.id == t.originalID else {
-                throw .notFound("no original transaction \(original) in this store (see 'iapctl dump')")
+                throw .missing(.noOriginalTransaction(original))
             }
             var record = state.serverAPIRecords?[original] ?? ServerAPIRecord()
             record.appAccountToken = token
@@ -25,21 +25,21 @@ extension Machine {
             emit(.serverAPI(.consumptionInformationReceived(t, info)), into: &effects)
         case .extendRenewalDate(let original, let days, let reason, let request):
             guard (1...RenewalExtension.maximumDays).contains(days) else {
-                throw .notAllowed("extendByDays \(days) is not 1 to \(RenewalExtension.maximumDays)")
+                throw .refused(.extendByDays(days, maximum: RenewalExtension.maximumDays))
             }
             guard let sub = state.subscriptions[original] else {
-                throw .notFound("no auto-renewable subscription has original transaction id \(original)")
+                throw .missing(.noSubscriptionToExtend(original))
             }
             let extensions = state.serverAPIRecords?[original]?.extensions ?? []
             switch RenewalExtension.verdict(sub, extensions: extensions, now: state.clock) {
             case .eligible: break
-            case .ineligible(let why): throw .notAllowed("subscription \(original) cannot be extended: \(why)")
-            case .tooMany: throw .notAllowed("subscription \(original) was already extended twice within 365 days")
+            case .ineligible(let why): throw .refused(.notExtendable(original: original, why: why))
+            case .tooMany: throw .refused(.extendedTwice(original: original))
             }
             try extend(sub, days: days, reason: reason, request: request, archive: archive, into: &effects)
         case .massExtendRenewalDate(let product, let days, let reason, let request, let storefronts):
             guard (1...RenewalExtension.maximumDays).contains(days) else {
-                throw .notAllowed("extendByDays \(days) is not 1 to \(RenewalExtension.maximumDays)")
+                throw .refused(.extendByDays(days, maximum: RenewalExtension.maximumDays))
             }
             // "To resend the same request due to a timeout or other error, use the same request
             // identifier" (requestIdentifier): a request already processed is not processed again.

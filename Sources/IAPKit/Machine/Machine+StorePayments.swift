@@ -8,8 +8,7 @@ extension Machine {
     mutating func promote(_ id: ProductID, user: UserID?, into effects: inout Effects) throws(StoreError) {
         let product = try sellable(id)
         if state.settings.storePayments == .defer && state.storedPayments.count >= Machine.maximumStoredPayments {
-            throw .notAllowed(
-                "\(Machine.maximumStoredPayments) store payments are already stored; add them with 'iapctl accept-stored' first")
+            throw .refused(.tooManyStoredPayments(Machine.maximumStoredPayments))
         }
         tickRunningDue(into: &effects)
         let payment = StoredPayment(productID: id, userID: user, quantity: 1, date: state.clock)

@@ -231,26 +231,18 @@ extension Machine {
                 throw .unknownProduct(productID, closest: catalog.closest(to: productID))
             }
             guard product.type == .autoRenewable, let group = product.subscriptionGroup else {
-                throw .usage(
-                    "'\(productID)' is \(product.type.rawValue), not an auto-renewable subscription; name a subscription product or an original transaction id"
-                )
+                throw .badArgument(.notASubscription(productID, product.type))
             }
             guard let id = state.subscriptionGroups[group] else {
-                throw .notFound(
-                    "no subscription in group '\(group)' of '\(productID)'; buy one first ('iapctl buy \(productID)')")
+                throw .missing(.noSubscriptionInGroup(group, product: productID))
             }
             return id
         case .originalTransaction(let id):
             guard state.subscriptions[id] != nil else {
-                throw .notFound(
-                    "no subscription has original transaction id \(id) (list them with 'iapctl subscriptions', no id)")
+                throw .missing(.noSubscription(id))
             }
             return id
         }
-    }
-
-    private func describe(_ sub: Subscription) -> String {
-        "subscription \(sub.originalID) (\(sub.productID))"
     }
 
     /// Turns auto-renew off or on. Off while a renewal is failing ends the subscription now:
@@ -260,9 +252,7 @@ extension Machine {
         guard var sub = state.subscriptions[id] else { return }
         switch sub.status {
         case .expired, .revoked:
-            throw .notAllowed(
-                "\(describe(sub)) is \(sub.status.name); auto-renew applies to a live subscription (buy \(sub.productID) to subscribe again)"
-            )
+            throw .refused(.autoRenewOfEnded(original: sub.originalID, product: sub.productID, status: sub.status.name))
         case .active, .inGracePeriod, .inBillingRetry:
             break
         }
@@ -283,7 +273,7 @@ extension Machine {
         guard var sub = state.subscriptions[id] else { return }
         switch sub.status {
         case .expired, .revoked:
-            throw .notAllowed("\(describe(sub)) is already \(sub.status.name)")
+            throw .refused(.alreadyEnded(original: sub.originalID, product: sub.productID, status: sub.status.name))
         case .active, .inGracePeriod, .inBillingRetry:
             break
         }
@@ -304,9 +294,9 @@ extension Machine {
         case .active:
             break
         case .inGracePeriod, .inBillingRetry:
-            throw .notAllowed("\(describe(sub)) has a billing issue (\(sub.status.name)); recover it with 'iapctl resolve \(id)'")
+            throw .refused(.renewWithBillingIssue(original: id, product: sub.productID, status: sub.status.name))
         case .expired, .revoked:
-            throw .notAllowed("\(describe(sub)) is \(sub.status.name); buy \(sub.productID) to subscribe again")
+            throw .refused(.renewEnded(original: sub.originalID, product: sub.productID, status: sub.status.name))
         }
         try requireRenewable(sub)
         try cutCurrentPeriod(&sub, archive: archive, into: &effects)
@@ -329,17 +319,17 @@ extension Machine {
             try requireRenewable(sub)
             renew(id, start: state.clock, reanchor: true, recovered: true, into: &effects)
         case .active, .expired, .revoked:
-            throw .notAllowed(
-                "\(describe(sub)) is \(sub.status.name); only a subscription in billing retry or its grace period has a billing issue to resolve"
-            )
+            throw .refused(.noBillingIssue(original: sub.originalID, product: sub.productID, status: sub.status.name))
         }
         runDue(through: state.clock, into: &effects)
     }
 
     private func requireRenewable(_ sub: Subscription) throws(StoreError) {
         guard let product = catalog[sub.renewalProductID], product.price(in: state.settings.storefront) != nil else {
-            throw .notAllowed(
-                "\(describe(sub)) cannot renew: \(sub.renewalProductID) is not sold in storefront \(state.settings.storefront)")
+            throw .refused(
+                .notRenewable(
+                    original: sub.originalID, product: sub.productID, renewal: sub.renewalProductID,
+                    storefront: state.settings.storefront))
         }
     }
 

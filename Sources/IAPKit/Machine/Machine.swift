@@ -45,6 +45,10 @@ public struct Machine: Sendable {
             try setting.set(value, in: &settings)
             state.settings = settings
             emit(.settingChanged(key: key, value: setting.value(in: settings)), into: &effects)
+        case .createStore(let origin):
+            try createStore(origin, into: &effects)
+        case .applyCatalogSettings(let settings, let catalog):
+            try applyCatalogSettings(settings, catalog: catalog, into: &effects)
         case .download(let move, let id, let content):
             try moveDownloads(move, of: id, content: content, archive: archive, into: &effects)
         case .recordDownloadProgress(let id, let content, let bytes):

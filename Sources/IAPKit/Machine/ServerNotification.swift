@@ -73,7 +73,7 @@ extension EventKind {
             }
             return ServerNotification("ONE_TIME_CHARGE")
         case .transactionFinished, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed,
-            .restoreFinished, .restoreFailed, .appLaunched, .settingChanged, .clockAdvanced, .transactionDeleted,
+            .restoreFinished, .restoreFailed, .appLaunched, .settingChanged, .storeCreated, .clockAdvanced, .transactionDeleted,
             .transactionsCleared, .download, .contentDownload, .storePayment, .transactionFinishPostponed,
             .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded, .faultFired, .faultsCleared, .productConsumed,
             .receipt, .offerKeyAdded, .offerKeyRemoved, .subscriptionOffersChanged:

@@ -13,18 +13,18 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case quantityNotAllowed(ProductID, ProductType)
     case unknownSetting(String, suggestion: String?)
     case badSettingValue(key: String, value: String, expected: String)
-    /// A state change the lifecycle forbids (exit 4), described in full.
-    case notAllowed(String)
-    /// Something named does not exist (exit 3), described in full.
-    case notFound(String)
-    /// A malformed argument caught by IAPKit (exit 64), described in full.
-    case usage(String)
+    /// A state change the lifecycle forbids (exit 4).
+    case refused(Refusal)
+    /// Something named does not exist (exit 3).
+    case missing(Missing)
+    /// A malformed argument caught by IAPKit (exit 64).
+    case badArgument(ArgumentProblem)
+    /// Bad data other than the store's own files (exit 65): a receipt, a key, a signed value.
+    case badInput(InputProblem)
     /// A damaged, foreign or too-new store file (exit 65).
     case damaged(path: String, problem: String)
     /// A catalog that fails validation (exit 65).
     case badCatalog(CatalogError)
-    /// Bad data other than the store's own files (exit 65), described in full.
-    case badData(String)
     /// An input file that is missing or unreadable (exit 66).
     case unreadable(path: String, reason: String)
     /// Writing the store failed (exit 74); the store is as it was.
@@ -46,10 +46,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var exitCode: ExitCode {
         switch self {
-        case .unknownProduct, .productNotInStorefront, .unknownTransaction, .notFound: return .notFound
-        case .cannotFinish, .alreadyFinished, .notAllowed: return .notAllowed
-        case .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .usage: return .usage
-        case .damaged, .badCatalog, .badData: return .badData
+        case .unknownProduct, .productNotInStorefront, .unknownTransaction, .missing: return .notFound
+        case .cannotFinish, .alreadyFinished, .refused: return .notAllowed
+        case .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .badArgument: return .usage
+        case .damaged, .badCatalog, .badInput: return .badData
         case .unreadable: return .noInput
         case .io: return .ioError
         case .cannotCreate: return .cannotCreate
@@ -89,8 +89,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "unknown setting '\(key)'\(hint) (list them with 'iapctl config get', no key)"
         case .badSettingValue(let key, let value, let expected):
             return "bad value '\(value)' for setting \(key); expected \(expected)"
-        case .notAllowed(let text), .notFound(let text), .usage(let text), .badData(let text), .unavailable(let text):
+        case .unavailable(let text):
             return text
+        case .refused(let refusal): return refusal.description
+        case .missing(let missing): return missing.description
+        case .badArgument(let problem): return problem.description
+        case .badInput(let problem): return problem.description
         case .damaged(let path, let problem):
             return "\(path): \(problem) (run 'iapctl doctor' to inspect and salvage)"
         case .badCatalog(let error):

@@ -19,6 +19,6 @@ public struct ReceiptError: Error, Equatable, Sendable, CustomStringConvertible 
 
     /// The one-line message the CLI prints for a receipt read from `source` (exit 65).
     public func storeError(source: String) -> StoreError {
-        .badData("cannot decode receipt \(source): \(self) (give an App Store receipt as base64 text or DER bytes)")
+        .badInput(.receipt(source: source, reason: "\(self)"))
     }
 }

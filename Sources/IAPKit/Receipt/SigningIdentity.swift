@@ -66,7 +66,7 @@ public struct SigningIdentity: Sendable {
             do {
                 return try Certificate(pemRepresentation: texts[i])
             } catch {
-                throw .badData("\(names[i]): not a PEM certificate (\(error)); give a '-----BEGIN CERTIFICATE-----' file")
+                throw .badInput(.notACertificate(file: names[i], reason: "\(error)"))
             }
         }
         leaf = try certificate(0)
@@ -75,28 +75,21 @@ public struct SigningIdentity: Sendable {
         do {
             privateKey = try P256.PrivateKey(pemRepresentation: texts[3])
         } catch {
-            throw .badData(
-                "\(names[3]): not a P-256 private key (\(error)); give a PKCS#8 or SEC1 PEM key ('openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256')"
-            )
+            throw .badInput(.notAPrivateKey(file: names[3], reason: "\(error)"))
         }
         guard case .p256(let leafKey) = leaf.publicKey else {
-            throw .badData(
-                "\(names[0]): the leaf's key is not P-256; receipts are signed with ecdsa-with-SHA256, so the leaf needs a P-256 key"
-            )
+            throw .badInput(.leafNotP256(file: names[0]))
         }
         guard leafKey == privateKey.publicKey else {
-            throw .badData("\(names[3]) does not match \(names[0]): the private key's public half differs from the leaf's key")
+            throw .badInput(.keyMismatch(key: names[3], leaf: names[0]))
         }
         let checkTime = time ?? leaf.notBefore
         switch CertificateChain.verify(leaf: leaf, intermediates: [intermediate], root: root, at: checkTime) {
         case .failure(let error):
-            throw .badData(
-                "\(origin): the chain leaf.pem -> intermediate.pem -> root.pem does not verify at \(checkTime): \(error)")
+            throw .badInput(.chainDoesNotVerify(origin: origin, at: checkTime, reason: "\(error)"))
         case .success(let path):
             guard path.count == 3 else {
-                throw .badData(
-                    "\(origin): leaf.pem must be issued by intermediate.pem, and intermediate.pem by root.pem (the leaf chains to the root in \(path.count) step\(path.count == 1 ? "" : "s"))"
-                )
+                throw .badInput(.chainShape(origin: origin, steps: path.count))
             }
         }
         var found: [String] = []

@@ -44,9 +44,7 @@ public struct APIKeySignatureVerifier: JWTSignatureVerifier {
         } else if let key = try? P256.PrivateKey(pemRepresentation: text) {
             publicKey = key.publicKey
         } else {
-            throw .badData(
-                "\(name): not a P-256 key in PEM; give the App Store Connect key (.p8, 'BEGIN PRIVATE KEY') or its public half ('BEGIN PUBLIC KEY')"
-            )
+            throw .badInput(.notAnAPIKey(file: name))
         }
     }
 

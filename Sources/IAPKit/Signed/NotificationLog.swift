@@ -158,7 +158,7 @@ public struct NotificationLog {
                 .restoreFinished, .restoreFailed, .appLaunched, .download, .contentDownload, .storePayment,
                 .transactionFinishPostponed, .transactionDeliveryFailed, .interruptedPurchaseResolved, .faultAdded,
                 .faultFired, .faultsCleared, .productConsumed, .receipt, .clockAdvanced, .transactionDeleted,
-                .transactionsCleared, .offerKeyAdded, .offerKeyRemoved:
+                .transactionsCleared, .offerKeyAdded, .offerKeyRemoved, .storeCreated:
                 return nil
             case .life(let change):
                 switch change {

@@ -84,9 +84,7 @@ public struct StoreTransactionSigner: TransactionSigner {
             return try renewalInfo(original: latest.originalID, session: session)
         }
         guard let purchaser = session.state.purchaserSubscription(ofShared: latest) else {
-            throw .notFound(
-                "the account has no subscription that \(latest.familyMember ?? "")'s transaction \(latest.id) shares (see 'iapctl subscriptions')"
-            )
+            throw .missing(.sharedSubscription(member: latest.familyMember ?? "", latest.id))
         }
         var info = try renewalInfo(original: purchaser.originalID, session: session)
         info.originalTransactionID = latest.originalID
@@ -101,8 +99,7 @@ public struct StoreTransactionSigner: TransactionSigner {
         -> RenewalInfo
     {
         guard let sub = session.state.subscriptions[original] else {
-            throw .notFound(
-                "no auto-renewable subscription has original transaction id \(original) (see 'iapctl subscriptions')")
+            throw .missing(.noSubscriptionForRenewal(original))
         }
         // The next period is charged in the account's storefront as it is now (`Machine.renew`
         // prices the renewal there), so a storefront change shows in the renewal price at once.

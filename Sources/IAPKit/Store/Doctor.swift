@@ -352,12 +352,12 @@ public enum Doctor {
     /// the built-in catalog when it is damaged), the latest valid version of each transaction,
     /// the valid events (numbered again from 1 when some were lost), and the state (the
     /// checkpoint and journal when they agree, else rebuilt from the journal). The new store is
-    /// written as any store is: one commit frame (`CommitRecord`) and a checkpoint of it, so
+    /// written as any store is: its first commit (`Store.writeFirstCommit`) and a checkpoint of it, so
     /// `doctor` finds it clean.
     public static func salvage(_ store: Store, into destination: Store) throws(StoreError) -> SalvageReport {
         var report = SalvageReport()
         guard !destination.exists else {
-            throw .notAllowed("a store already exists at \(destination.path); salvage into a new directory")
+            throw .refused(.salvageOverStore(path: destination.path))
         }
         _ = try destination.presence()
         let stateBytes = (try? PosixFile.openForReading(store.statePath)).flatMap { $0 }.flatMap { try? $0.readAll() }
@@ -442,13 +442,10 @@ public enum Doctor {
         effects.appendEvents(typed)
         var withQueue = state
         withQueue.replaceQueue(with: transactions.filter { $0.isInQueue })
-        let (payload, _) = CommitRecord.encode(effects: effects, legacyEvents: legacy, from: nil, to: state)
-        let bytes = Journal.headerBytes() + Journal.frame(payload: payload)
-        let journal = try PosixFile.openForWriting(destination.journalPath, truncate: true)
-        try journal.write(bytes, at: 0)
-        try journal.sync()
+        let length = try destination.writeFirstCommit(
+            effects, legacyEvents: legacy, to: destination.journalPath, state: state)
         let newState = StateFile(
-            journalLength: UInt64(bytes.count), catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes),
+            journalLength: length, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes),
             state: withQueue)
         try PosixFile.replaceAtomically(destination.statePath, with: newState.encoded(), directory: destination.path)
         report.transactions = transactions.count

@@ -201,6 +201,14 @@ enum EventRecordCodec {
         case .transactionsCleared(let count):
             kind(36)
             w.int(count)
+        case .storeCreated(let origin):
+            // The start is the event's date.
+            kind(37)
+            w.string(origin.catalog)
+            w.string(origin.catalogSHA256)
+            w.string(origin.bundleID)
+            w.string(origin.appVersion)
+            w.optional(origin.signingSHA256) { $0.string($1) }
         // MARK: - Offers (150-199)
         case .offerKeyAdded(let key):
             kind(150)
@@ -404,6 +412,14 @@ enum EventRecordCodec {
         case 36:
             guard let n = r.int() else { return nil }
             kind = .transactionsCleared(count: n)
+        case 37:
+            guard let catalog = r.string(), let sha = r.string(), let bundleID = r.string(), let appVersion = r.string(),
+                let signing = r.optional({ $0.string() })
+            else { return nil }
+            kind = .storeCreated(
+                StoreOrigin(
+                    catalog: catalog, catalogSHA256: sha, bundleID: bundleID, appVersion: appVersion, start: date,
+                    signingSHA256: signing))
         case 150:
             guard let key = r.record(OfferKeyRecord.self) else { return nil }
             kind = .offerKeyAdded(key)

@@ -174,7 +174,7 @@ public final class Store {
         kept = nil
         if exists {
             guard force else {
-                throw .notAllowed("a store already exists at \(path); pass --force to replace it (its transactions will be lost)")
+                throw .refused(.storeExists(path: path))
             }
             // Removing the state first makes the old store uninitialized, never half-replaced.
             guard unlink(statePath) == 0 else { throw .io(path: statePath, reason: PosixFile.errnoText()) }
@@ -183,52 +183,66 @@ public final class Store {
         try initialize(options)
     }
 
-    /// Writes a fresh store: catalog, empty journal, empty index, and last the state (commit).
-    /// The catalog and working state a new store starts with.
-    private func initialState(_ options: StoreCreation) throws(StoreError) -> (StoreCatalog.Source, Catalog, StoreState) {
+    /// A new store, in memory: its catalog source and catalog, and the state and effects of its
+    /// first commands, applied through the machine as any change is: `createStore` (the app,
+    /// the clock, the signing chain), `applyCatalogSettings` (the catalog's settings and
+    /// faults), `init --storefront` as `config set storefront`, and the catalog's subscription
+    /// offer keys (Xcode's subscriptionOffersKeyPair) as `offer-key add` adds them. Every check
+    /// runs here, before a file is written.
+    private func creation(_ options: StoreCreation) throws(StoreError) -> (StoreCatalog.Source, Catalog, StoreState, Effects) {
         let source = try StoreCatalog.Source.read(options.catalogFile)
-        let catalog = try source.parse()
-        var state = StoreState(bundleID: options.bundleID, appVersion: options.appVersion, start: options.start)
-        try StoreCatalog.apply(catalog.settings, to: &state, catalogName: source.name)
+        let catalog = StoreCatalog.measure(try source.parse(), source: source, contentPath: contentPath)
+        let origin = StoreOrigin(
+            catalog: source.name, catalogSHA256: SHA256.hexDigest(source.bytes), bundleID: options.bundleID,
+            appVersion: options.appVersion, start: options.start,
+            signingSHA256: options.signing.map { SHA256.hexDigest($0.storeFileBody) })
+        var commands: [Command] = [
+            .createStore(origin),
+            .applyCatalogSettings(catalog.settings.map { CatalogSetting(key: $0.key, value: $0.value) }, catalog: source.name),
+        ]
         if let storefront = options.storefront {
-            try SettingKey.storefront.set(storefront, in: &state.settings)
+            commands.append(.setSetting(key: SettingKey.storefront.rawValue, value: storefront))
         }
-        return (source, StoreCatalog.measure(catalog, source: source, contentPath: contentPath), state)
+        for key in catalog.offerKeys { commands.append(.addOfferKey(OfferKeyRecord(key, origin: .catalog))) }
+        var machine = Machine(catalog: catalog, state: StoreState())
+        var effects = Effects()
+        for command in commands { effects.merge(try machine.apply(command, archive: MemoryArchive())) }
+        return (source, catalog, machine.state, effects)
     }
 
+    /// Writes a fresh store: catalog, signing chain, empty index, and last its first commit
+    /// (`writeFirstCommit`) and the checkpoint of it.
     private func initialize(_ options: StoreCreation) throws(StoreError) {
-        let (source, catalog, initial) = try initialState(options)
-        var state = initial
+        let (source, catalog, state, effects) = try creation(options)
         if source.contentRoot != nil {
             try StoreCatalog.copyContent(of: catalog, from: source, into: contentPath)
         }
         try PosixFile.replaceAtomically(
             catalogPath, with: ChecksummedFile.encode(kind: "catalog", version: 1, body: source.bytes), directory: path)
         try writeCatalogRecord(catalog, sourceSHA256: SHA256.hexDigest(source.bytes))
-        state.signingSHA256 = try StoreSigning.install(options.signing, in: self)
+        // The digest `creation` gave `createStore` (the state's signingSHA256) is this one.
+        _ = try StoreSigning.install(options.signing, in: self)
         unlink(indexPath)
         unlink(migratedJournalPath)
-        // The catalog's subscription offer keys (Xcode's subscriptionOffersKeyPair) join the
-        // store as `offer-key add` would add them, with their events.
-        var effects = Effects()
-        if !catalog.offerKeys.isEmpty {
-            var machine = Machine(catalog: catalog, state: state)
-            for key in catalog.offerKeys {
-                effects.merge(try machine.apply(.addOfferKey(OfferKeyRecord(key, origin: .catalog)), archive: MemoryArchive()))
-            }
-            state = machine.state
-        }
-        // The creation is the journal's first commit: a frame with every field of the new state,
-        // so folding the whole journal from the base state gives the store's state.
-        let (payload, _) = CommitRecord.encode(effects: effects, from: nil, to: state)
+        let length = try writeFirstCommit(effects, to: journalPath, state: state)
+        let stateFile = StateFile(
+            journalLength: length, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes), state: state)
+        try PosixFile.replaceAtomically(statePath, with: stateFile.encoded(), directory: path)
+    }
+
+    /// The one way a journal begins, for a new store, a migrated one and a salvaged one: the
+    /// header and one commit frame (`CommitRecord`) of `effects` (and format-1 events) with every
+    /// field of `state`, so folding the whole journal from the base state gives the store's
+    /// state; written and synced. Returns the journal's length, for the checkpoint that follows.
+    func writeFirstCommit(
+        _ effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], to journalPath: String, state: StoreState
+    ) throws(StoreError) -> UInt64 {
+        let (payload, _) = CommitRecord.encode(effects: effects, legacyEvents: legacyEvents, from: nil, to: state)
         let bytes = Journal.headerBytes() + Journal.frame(payload: payload)
         let journal = try PosixFile.openForWriting(journalPath, truncate: true)
         try journal.write(bytes, at: 0)
         try journal.sync()
-        let stateFile = StateFile(
-            journalLength: UInt64(bytes.count), catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes),
-            state: state)
-        try PosixFile.replaceAtomically(statePath, with: stateFile.encoded(), directory: path)
+        return UInt64(bytes.count)
     }
 
     // MARK: - Format 1
@@ -242,15 +256,11 @@ public final class Store {
     func migrate(_ legacy: LegacyStore) throws(StoreError) {
         var effects = Effects()
         for key in legacy.transactions.keys.sorted() { effects.record(legacy.transactions[key]!) }
-        let (payload, _) = CommitRecord.encode(
-            effects: effects, legacyEvents: legacy.events, from: nil, to: legacy.stateFile.state)
-        let bytes = Journal.headerBytes() + Journal.frame(payload: payload)
-        let journal = try PosixFile.openForWriting(migratedJournalPath, truncate: true)
-        try journal.write(bytes, at: 0)
-        try journal.sync()
+        let length = try writeFirstCommit(
+            effects, legacyEvents: legacy.events, to: migratedJournalPath, state: legacy.stateFile.state)
         unlink(indexPath)
         var checkpoint = legacy.stateFile
-        checkpoint.journalLength = UInt64(bytes.count)
+        checkpoint.journalLength = length
         try PosixFile.replaceAtomically(statePath, with: checkpoint.encoded(), directory: path)
         try finishMigration()
     }
@@ -349,7 +359,7 @@ public final class Store {
 
     /// The store `options` would create, in memory only.
     private func emptySession(_ options: StoreCreation) throws(StoreError) -> StoreSession {
-        let (source, catalog, state) = try initialState(options)
+        let (source, catalog, state, _) = try creation(options)
         let stateFile = StateFile(
             journalLength: 0, catalogName: source.name, catalogSHA256: SHA256.hexDigest(source.bytes), state: state)
         return try StoreSession(
@@ -382,12 +392,15 @@ public final class Store {
             let given = try StoreCatalog.Source.read(wanted)
             guard SHA256.hexDigest(given.bytes) == stateFile.catalogSHA256 else {
                 // Suggest a new store only with a catalog that a new store would accept.
-                var scratch = StoreState()
-                try StoreCatalog.apply(try given.parse().settings, to: &scratch, catalogName: given.name)
+                var scratch = Machine(catalog: try given.parse(), state: StoreState())
+                _ = try scratch.apply(
+                    .applyCatalogSettings(
+                        scratch.catalog.settings.map { CatalogSetting(key: $0.key, value: $0.value) }, catalog: given.name),
+                    archive: MemoryArchive())
                 let command = ["iapctl", "--store", path, "init", "--force", "--catalog", wanted].map(ShellWord.quoted)
-                throw .usage(
-                    "store \(path) is bound to catalog '\(stateFile.catalogName)', not \(wanted); drop --catalog to use the store as it is, or replace it with '\(command.joined(separator: " "))' (its transactions are lost)"
-                )
+                throw .badArgument(
+                    .otherCatalog(
+                        store: path, bound: stateFile.catalogName, given: wanted, replace: command.joined(separator: " ")))
             }
         }
         let catalog = StoreCatalog.measure(

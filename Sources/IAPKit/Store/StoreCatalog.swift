@@ -38,40 +38,6 @@ enum StoreCatalog {
         }
     }
 
-    /// Applies the settings a catalog carries (Xcode's `_askToBuyEnabled` and the like, already
-    /// mapped to iapctl names) to a new store. `fault` entries (`"purchase paymentCancelled"`)
-    /// arm faults that fire every time, as an enabled `_storeKitErrors` entry does in Xcode.
-    /// A setting this iapctl does not know is an error naming it, never silently dropped.
-    static func apply(_ settings: [(key: String, value: String)], to state: inout StoreState, catalogName: String)
-        throws(StoreError)
-    {
-        for (key, value) in settings {
-            if key == "fault" {
-                let parts = value.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let point = FaultPoint(rawValue: parts[0]), let error = TransactionError(spec: parts[1])
-                else {
-                    throw .badCatalog(
-                        CatalogError(
-                            file: catalogName, keyPath: "settings.fault",
-                            problem:
-                                "bad fault '\(value)'; write 'POINT ERROR' with POINT one of \(FaultPoint.names.joined(separator: ", "))"
-                        ))
-                }
-                state.faults.append(
-                    Fault(id: state.nextFaultID, point: point, error: error, remaining: Int(Int32.max), productID: nil))
-                state.nextFaultID += 1
-                continue
-            }
-            guard let setting = SettingKey(rawValue: key) else {
-                throw .badCatalog(
-                    CatalogError(
-                        file: catalogName, keyPath: "settings.\(key)",
-                        problem: "unknown setting '\(key)'; known: \(SettingKey.names.joined(separator: ", "))"))
-            }
-            try setting.set(value, in: &state.settings)
-        }
-    }
-
     /// Fills in each hosted content's size from where the store reads it.
     static func measure(_ catalog: Catalog, source: Source, contentPath: String) -> Catalog {
         catalog.measuringContent { content in

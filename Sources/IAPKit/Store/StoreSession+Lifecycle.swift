@@ -24,16 +24,15 @@ extension StoreSession: TransactionArchive {
     public func contentCopy(transaction t: Transaction, download d: Download) throws(StoreError) -> HostedContentCopy {
         guard let content = catalog[t.productID]?.hostedContent.first(where: { $0.contentIdentifier == d.contentIdentifier })
         else {
-            throw .badData(
-                "the catalog of store \(storePath) has no hosted content '\(d.contentIdentifier)' for \(t.productID) (run 'iapctl doctor')"
-            )
+            throw .badInput(.noHostedContent(store: storePath, content: d.contentIdentifier, product: t.productID))
         }
         let copy = HostedContentCopy(
             files: hostedFiles(of: content), directory: downloadDirectory(transaction: t.id, content: d.contentIdentifier))
         guard copy.totalBytes == d.contentLength else {
-            throw .badData(
-                "hosted content '\(d.contentIdentifier)' of \(t.productID) has \(copy.totalBytes) bytes in store \(storePath), the download expects \(d.contentLength) (run 'iapctl doctor')"
-            )
+            throw .badInput(
+                .hostedContentSize(
+                    content: d.contentIdentifier, product: t.productID, bytes: copy.totalBytes, store: storePath,
+                    expected: d.contentLength))
         }
         return copy
     }

@@ -76,17 +76,17 @@ struct ClockCLITests {
         let r = h.run(["clock", "advance", "P1Y"])
         #expect(
             r.stdout
-                == "clock 2027-01-01T00:00:01Z (was 2026-01-01T00:00:01Z)\non the way: 4 subscriptionRenewed\nsee 'iapctl events --since 3'\n"
+                == "clock 2027-01-01T00:00:01Z (was 2026-01-01T00:00:01Z)\non the way: 4 subscriptionRenewed\nsee 'iapctl events --since 4'\n"
         )
         let set = h.run(["clock", "set", "2027-02-01", "--json"])
         #expect(
             set.stdout
-                == #"{"from":"2027-01-01T00:00:01Z","fromTimestamp":1798761601000,"clock":"2027-02-01T00:00:00Z","clockTimestamp":1801440000000,"events":{},"firstEventSeq":9,"transactions":0}"#
+                == #"{"from":"2027-01-01T00:00:01Z","fromTimestamp":1798761601000,"clock":"2027-02-01T00:00:00Z","clockTimestamp":1801440000000,"events":{},"firstEventSeq":10,"transactions":0}"#
                 + "\n")
-        let events = h.run(["events", "--since", "8"]).stdout
+        let events = h.run(["events", "--since", "9"]).stdout
         #expect(
             events.hasPrefix(
-                #"{"seq":9,"name":"clockAdvanced","date":"2027-02-01T00:00:00Z","timestamp":1801440000000,"clock":{"from":"2027-01-01T00:00:01Z","fromTimestamp":1798761601000,"to":"2027-02-01T00:00:00Z","toTimestamp":1801440000000}}"#
+                #"{"seq":10,"name":"clockAdvanced","date":"2027-02-01T00:00:00Z","timestamp":1801440000000,"clock":{"from":"2027-01-01T00:00:01Z","fromTimestamp":1798761601000,"to":"2027-02-01T00:00:00Z","toTimestamp":1801440000000}}"#
             ))
     }
 

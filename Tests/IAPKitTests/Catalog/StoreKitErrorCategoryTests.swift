@@ -39,8 +39,11 @@ struct StoreKitErrorCategoryTests {
                     "app-transaction", "manage-subscriptions", "offer-code-redeem", "products", "purchase", "refund-request",
                     "restore", "subscription-status", "verification",
                 ].map { "\($0) cloudServiceNetworkConnectionFailed" })
-        var state = StoreState()
-        try StoreCatalog.apply(result.catalog.settings, to: &state, catalogName: "test")
+        var machine = Machine(catalog: result.catalog, state: StoreState())
+        _ = try machine.apply(
+            .applyCatalogSettings(result.catalog.settings.map { CatalogSetting(key: $0.key, value: $0.value) }, catalog: "test"),
+            archive: MemoryArchive())
+        let state = machine.state
         #expect(state.faults.map(\.point.rawValue).sorted() == faults.map { String($0.split(separator: " ")[0]) }.sorted())
     }
 

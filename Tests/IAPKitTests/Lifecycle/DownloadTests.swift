@@ -50,7 +50,7 @@ struct DownloadTests {
             var h = MachineHarness()
             let t = try h.buy(MachineHarness.levelpack)
             try h.drive(t.id, "levels", to: from)
-            let error = StoreError.notAllowed(
+            let error = Printed.notAllowed(
                 "cannot \(move.rawValue) download 'levels' of transaction \(t.id): it is \(from.rawValue); \(move.rawValue) moves a \(move.from) download"
             )
             if move.applies(to: from) {
@@ -207,13 +207,13 @@ struct DownloadTests {
     func activeDownloads() throws {
         var h = MachineHarness()
         let t = try h.buy(MachineHarness.levelpack)
-        #expect(
-            throws: StoreError.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "no active download of transaction \(t.id): 'levels' is waiting, 'soundtrack' is waiting; start or resume them with 'iapctl download start|resume \(t.id)'"
             )
         ) { try h.machine.activeDownloads(of: t.id, content: nil, archive: h.archive) }
-        #expect(
-            throws: StoreError.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "download 'levels' of transaction \(t.id) is waiting, not active; start it with 'iapctl download start \(t.id) --content levels'"
             )
         ) { try h.machine.activeDownloads(of: t.id, content: "levels", archive: h.archive) }

@@ -16,7 +16,7 @@ struct FamilyRefundTests {
 
     static func buy(_ h: inout MachineHarness, _ id: String) throws -> Transaction {
         let effects = try h.apply(.buy(ProductID(id), user: nil, quantity: 1))
-        guard case .payment(let p) = effects.outcome else { throw StoreError.notFound("no payment") }
+        guard case .payment(let p) = effects.outcome else { throw HarnessError("no payment") }
         return p.transaction
     }
 

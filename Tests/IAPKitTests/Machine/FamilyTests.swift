@@ -29,7 +29,7 @@ struct FamilyTests {
     /// copies come after it in the effects).
     func buy(_ h: inout MachineHarness, _ id: String) throws -> Transaction {
         let effects = try h.apply(.buy(ProductID(id), user: nil, quantity: 1))
-        guard case .payment(let p) = effects.outcome else { throw StoreError.notFound("no payment") }
+        guard case .payment(let p) = effects.outcome else { throw HarnessError("no payment") }
         return p.transaction
     }
 

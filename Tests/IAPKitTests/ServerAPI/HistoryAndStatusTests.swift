@@ -234,14 +234,15 @@ struct HistoryAndStatusTests {
         let h = try APIHarness()
         _ = try h.buy("com.x.coin42")
         let all = try TestReader(h.store.path).read { s in try StoreEventNotificationSource().notifications(since: 0, in: s) }
-        #expect(all.map(\.seq) == [1, 2])
+        // Event 1 is the store's creation (storeCreated), then the purchase's two.
+        #expect(all.map(\.seq) == [1, 2, 3])
         let lines = try h.store.read { s throws(StoreError) in
             var sink = BufferSink()
-            try s.events(since: 1, into: &sink)
+            try s.events(since: 2, into: &sink)
             return sink.bytes
         }
-        let later = try TestReader(h.store.path).read { s in try StoreEventNotificationSource().notifications(since: 1, in: s) }
-        #expect(later.map(\.seq) == [2])
+        let later = try TestReader(h.store.path).read { s in try StoreEventNotificationSource().notifications(since: 2, in: s) }
+        #expect(later.map(\.seq) == [3])
         #expect(later[0].body + [0x0A] == lines)
     }
 }

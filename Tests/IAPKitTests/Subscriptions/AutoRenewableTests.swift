@@ -128,8 +128,8 @@ struct AutoRenewableTests {
         let sub = try #require(h.subscription("com.x.vip2"))
         #expect(sub.status == .expired(.cancelled) && sub.expirationIntent == .cancelled && !sub.autoRenew)
         #expect(effects.events.first?.kind.serverNotification == ServerNotification("EXPIRED", "VOLUNTARY"))
-        #expect(
-            throws: StoreError.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "subscription \(first.id) (com.x.vip2) is expired; auto-renew applies to a live subscription (buy com.x.vip2 to subscribe again)"
             )
         ) {
@@ -160,7 +160,7 @@ struct AutoRenewableTests {
         let sub = try #require(h.subscription("com.x.vip2"))
         #expect(sub.status == .expired(.cancelled) && sub.expiresDate == h.state.clock)
         #expect(try h.advance("P1Y").transactions.isEmpty)
-        #expect(throws: StoreError.notAllowed("subscription \(first.id) (com.x.vip2) is already expired")) {
+        expectThrows(Printed.notAllowed("subscription \(first.id) (com.x.vip2) is already expired")) {
             try h.apply(.expireSubscription(.originalTransaction(first.id)))
         }
     }
@@ -184,21 +184,20 @@ struct AutoRenewableTests {
     @Test("commands name subscriptions by product or original id, with one-line errors")
     func references() throws {
         var h = MachineHarness()
-        #expect(
-            throws: StoreError.notFound("no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')")
+        expectThrows(
+            Printed.notFound("no subscription in group 'vip' of 'com.x.vip2'; buy one first ('iapctl buy com.x.vip2')")
         ) {
             try h.apply(.renewSubscription(.product(ProductID("com.x.vip2"))))
         }
-        #expect(
-            throws: StoreError.usage(
+        expectThrows(
+            Printed.usage(
                 "'com.x.noads' is nonConsumable, not an auto-renewable subscription; name a subscription product or an original transaction id"
             )
         ) {
             try h.apply(.renewSubscription(.product(ProductID("com.x.noads"))))
         }
-        #expect(
-            throws: StoreError.notFound(
-                "no subscription has original transaction id 42 (list them with 'iapctl subscriptions', no id)")
+        expectThrows(
+            Printed.notFound("no subscription has original transaction id 42 (list them with 'iapctl subscriptions', no id)")
         ) {
             try h.apply(.renewSubscription(.originalTransaction(TransactionID(42))))
         }

@@ -82,8 +82,8 @@ struct BillingIssueTests {
         try h.advance(to: "2026-02-20T00:00:00Z")
         let renewal = try #require(try h.apply(.resolveBillingIssue(.originalTransaction(t.id))).transactions.first)
         #expect(renewal.date == date("2026-02-20T00:00:00Z") && renewal.expiresDate == date("2026-03-20T00:00:00Z"))
-        #expect(
-            throws: StoreError.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "subscription \(t.id) (com.x.vippro) is active; only a subscription in billing retry or its grace period has a billing issue to resolve"
             )
         ) {
@@ -92,8 +92,8 @@ struct BillingIssueTests {
         // billing-issues is still on: the next renewal fails again.
         try h.advance("P1M")
         #expect(h.subscription("com.x.vippro")?.isInBillingRetry == true)
-        #expect(
-            throws: StoreError.notAllowed(
+        expectThrows(
+            Printed.notAllowed(
                 "subscription \(t.id) (com.x.vippro) has a billing issue (inBillingRetry); recover it with 'iapctl resolve \(t.id)'"
             )
         ) {

@@ -21,14 +21,14 @@ struct ClockTests {
         var h = MachineHarness()
         try h.advance(to: "2026-03-01T00:00:00Z")
         let before = h.state
-        let back = StoreError.notAllowed(
+        let back = Printed.notAllowed(
             "cannot move the clock back from 2026-03-01T00:00:00Z to 2026-02-01T00:00:00Z; the simulated clock only moves forward"
         )
-        #expect(throws: back) { try h.advance(to: "2026-02-01T00:00:00Z") }
+        expectThrows(back) { try h.advance(to: "2026-02-01T00:00:00Z") }
         #expect(back.exitCode == .notAllowed)
         let far = Machine.latestClock.adding(milliseconds: 1)
-        #expect(
-            throws: StoreError.usage(
+        expectThrows(
+            Printed.usage(
                 "cannot move the clock past 9999-12-31T23:59:59.999Z, the last date iapctl writes (it is at 2026-03-01T00:00:00Z); give an earlier date or a shorter duration"
             )
         ) {

@@ -53,7 +53,7 @@ struct RefundAndDeleteTests {
         let restored = try #require(try h.apply(.restore(user: nil)).transactions.first)
         try h.apply(.refund(coin.id, reason: 0))
         let before = h.state
-        let cases: [(Command, StoreError)] = [
+        let cases: [(Command, Printed)] = [
             (
                 .refund(trial.id, reason: 0),
                 .notAllowed(
@@ -72,11 +72,11 @@ struct RefundAndDeleteTests {
                 .notAllowed(
                     "cannot refund transaction \(restored.id): it is a restored copy; refund the original purchase \(noads.id)")
             ),
-            (.refund(TransactionID(7), reason: 0), .unknownTransaction(TransactionID(7))),
+            (.refund(TransactionID(7), reason: 0), .notFound(StoreError.unknownTransaction(TransactionID(7)).description)),
             (.refund(noads.id, reason: 2), .usage("bad refund reason 2; use 0 (other) or 1 (an issue in the app)")),
         ]
         for (command, error) in cases {
-            #expect(throws: error) { try h.apply(command) }
+            expectThrows(error) { try h.apply(command) }
         }
         #expect(h.state == before)
     }
