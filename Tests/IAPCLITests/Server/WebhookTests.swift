@@ -22,7 +22,7 @@ final class ScriptedTransport: WebhookTransport, @unchecked Sendable {
 
 @Suite("Webhook delivery")
 struct WebhookTests {
-    /// A store with two purchases (events 1 to 4) and a deliverer over it whose waits are recorded.
+    /// A store with two purchases (events 2 to 5, after the creation event 1) and a deliverer over it whose waits are recorded.
     final class Fixture {
         let h = CLIHarness()
         var waits: [Double] = []
@@ -61,10 +61,11 @@ struct WebhookTests {
     func deliversInOrder() {
         let f = Fixture()
         let transport = ScriptedTransport([])
-        let d = f.deliverer(transport, since: 1)
+        // Event 1 is the store's creation (storeCreated), 2 and 3 the fixture's purchase.
+        let d = f.deliverer(transport, since: 2)
         #expect(d.deliverPending())
-        #expect(transport.posted == Array(f.events().dropFirst()))
-        #expect(d.cursor == 4)
+        #expect(transport.posted == Array(f.events().dropFirst(2)))
+        #expect(d.cursor == 5)
         #expect(d.deliverPending())
         #expect(transport.posted.count == 3, "nothing new, nothing posted")
         #expect(f.h.runInProcess(["finish", "--all"]).code == 0)
@@ -80,13 +81,13 @@ struct WebhookTests {
             .failed("HTTP 500"), .failed("HTTP 503"), .delivered(status: 204), .failed("refused"), .failed("refused"),
             .failed("refused"),
         ])
-        let d = f.deliverer(transport, policy: RetryPolicy(attempts: 3, backoff: 1), since: 2)
+        let d = f.deliverer(transport, policy: RetryPolicy(attempts: 3, backoff: 1), since: 3)
         #expect(d.deliverPending())
         let events = f.events()
-        #expect(transport.posted == [events[2], events[2], events[2], events[3], events[3], events[3]])
+        #expect(transport.posted == [events[3], events[3], events[3], events[4], events[4], events[4]])
         #expect(f.waits == [1, 2, 1, 2])
-        #expect(f.logs == ["webhook: gave up on notification 4 after 3 attempts: refused"])
-        #expect(d.cursor == 4)
+        #expect(f.logs == ["webhook: gave up on notification 5 after 3 attempts: refused"])
+        #expect(d.cursor == 5)
     }
 
     @Test("a stop while waiting to retry ends delivery at once, leaving the notification pending")
