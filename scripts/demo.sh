@@ -27,8 +27,8 @@ step config set payments-allowed false
 try buy com.x.coin210
 try can-pay
 step config set payments-allowed true
-printf '\n$ iapctl events --since 18 | cut -c1-110\n'
-"$bin" --store "$store" events --since 18 | cut -c1-110
+printf '\n$ iapctl events --since 19 | cut -c1-110\n'
+"$bin" --store "$store" events --since 19 | cut -c1-110
 printf '\n$ iapctl dump | jq length\n'
 if command -v jq >/dev/null; then "$bin" --store "$store" dump | jq length
 else "$bin" --store "$store" dump | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; fi
