@@ -12,6 +12,8 @@ extension CommandContext: DeliveryHost {
         try DeliveryFollowUp.after(code, delivered: transactions, autoFinish: lastAutoFinish, catalog: lastCatalog, self)
     }
 
+    func yieldStore() { store.release() }
+
     func report(_ report: DeliveryReport) {
         let display = json ? nil : ProgressDisplay(console: stdout)
         switch report {

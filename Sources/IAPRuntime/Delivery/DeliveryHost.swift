@@ -10,6 +10,11 @@ public protocol DeliveryHost: AnyObject {
     func read<R>(_ body: (StoreSession) throws(StoreError) -> R) throws(StoreError) -> R
     /// Variables added to the downloader's environment (the command's own environment).
     var environment: [String: String] { get }
+    /// Lets other processes use the store until the next session: the downloader's command may
+    /// call `iapctl` on the same store while it runs. A host that holds the store's lock across
+    /// commands (`iapctl run`'s private store, `Store.holdsLock`) lets go of it and of its kept
+    /// session here, so the child can take the lock and the next session sees what it wrote.
+    func yieldStore()
     /// One step of the pipeline happened; called at the point it happened (inside the session
     /// of the step's commit when it has one), so the host's output keeps the steps' order.
     func report(_ report: DeliveryReport)

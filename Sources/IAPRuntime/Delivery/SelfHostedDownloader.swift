@@ -10,7 +10,8 @@ import IAPKit
 /// other lines are ignored (log to stderr, which passes through). Exit status 0 is the success
 /// block, anything else the failure block. Every report becomes a `recordContentDownload`
 /// command, so the machine stays free of processes and each step is committed as it happens.
-/// The store is not locked while the command runs: it may call `iapctl` on the same store.
+/// The store is not locked while the command runs (`DeliveryHost.yieldStore`, also under `iapctl
+/// run`'s held lock): it may call `iapctl` on the same store.
 public enum SelfHostedDownloader {
     /// The error domain of a failed downloader.
     public static let errorDomain = "iapctl.downloader"
@@ -55,11 +56,13 @@ public enum SelfHostedDownloader {
             return false
         }
         host.report(.contentProgress(id, record.productID, progress: 0))
+        host.yieldStore()
         let outcome = execute(command, input: transactionJSON + "\n", transaction: id, product: record.productID, host) {
             basisPoints throws in
             try host.write { s throws(StoreError) in
                 _ = try s.apply(.recordContentDownload(id, .progress(basisPoints: basisPoints)))
             }
+            host.yieldStore()
             host.report(.contentProgress(id, record.productID, progress: Double(basisPoints) / 10_000))
         }
         let step: ContentDownloadStep = outcome.map(ContentDownloadStep.failed) ?? .finished

@@ -111,6 +111,35 @@ struct SelfHostedCommandTests {
             ))
     }
 
+    @Test("under iapctl run's one held lock too, the downloader can call iapctl on the run's own store")
+    func downloaderUnderRun() throws {
+        let h = CLIHarness("iapctl-selfhosted-run")
+        h.write(
+            "fetch.sh",
+            """
+            #!/bin/sh
+            "\(CLIHarness.binary)" --store "$1" --lock-timeout 5 show "$IAPCTL_TRANSACTION_ID" > "\(h.directory)/shown.txt"
+            echo progress 0.5
+            "\(CLIHarness.binary)" --store "$1" --lock-timeout 5 queue > "\(h.directory)/queue.txt"
+            exit 0
+
+            """)
+        h.write(
+            "s.iap",
+            """
+            config set downloader "sh \(h.directory)/fetch.sh $STORE"
+            buy com.x.guide
+            expect stdout ~ content 2000000000000001  finished
+            queue
+            expect stdout ~ 2000000000000001
+
+            """)
+        let r = h.run(["run", h.path("s.iap")], useStore: false)
+        #expect(r.code == 0, "\(r)")
+        #expect(String(decoding: h.bytes("shown.txt"), as: UTF8.self).contains("2000000000000001"), "\(r)")
+        #expect(String(decoding: h.bytes("queue.txt"), as: UTF8.self).contains("2000000000000001"), "\(r)")
+    }
+
     @Test("the downloader setting rejects multi-line commands")
     func badSetting() {
         let h = CLIHarness("iapctl-selfhosted")
