@@ -27,12 +27,18 @@ public func run(
     // that names one), so the other commands' tables are never built; anything else (help,
     // --version, a group, a mistake to report with the full table's suggestions) is parsed
     // against the whole table, as before.
-    if let leaf = arguments.lazy.compactMap(CommandTable.leaf(named:)).first,
+    // Lines run in one process (`iapctl run`) repeat themselves: a line bound before is not
+    // bound again (binding reads nothing but the words and the static command table).
+    if let stores, let bound = stores.boundLines[arguments] {
+        invocation = bound.invocation
+        runner = bound.run
+    } else if let leaf = arguments.lazy.compactMap(CommandTable.leaf(named:)).first,
         let alone = try? Binder.parse(arguments: arguments, root: CommandTable.root(alone: leaf)),
         !alone.wantsHelp, !alone.wantsVersion, alone.path == [leaf.spec.name]
     {
         invocation = alone
         runner = leaf.run
+        stores?.remember(arguments, invocation: alone, run: leaf.run)
     } else {
         do {
             invocation = try Binder.parse(arguments: arguments, root: CommandTable.root)

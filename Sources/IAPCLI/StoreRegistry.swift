@@ -12,6 +12,12 @@ public final class StoreRegistry {
     /// for a temporary store no other process knows.
     let holdsLocks: Bool
 
+    /// Command lines already bound to a leaf command, by their words: what `run(arguments:...)`
+    /// reuses when a scenario repeats a line (`buy com.x.coin42`, `finish --all`). At most
+    /// `boundLineLimit` are kept, so lines that differ every time (a new id each) do not pile up.
+    private(set) var boundLines: [[String]: (invocation: ParsedInvocation, run: (CommandContext) throws -> ExitCode)] = [:]
+    static let boundLineLimit = 256
+
     public init(syncs: Bool = true, holdsLocks: Bool = false) {
         self.syncs = syncs
         self.holdsLocks = holdsLocks
@@ -28,6 +34,12 @@ public final class StoreRegistry {
         s.holdsLock = holdsLocks
         stores[path] = s
         return s
+    }
+
+    /// Keeps what `arguments` bound to, for the next time a line has these words.
+    func remember(_ arguments: [String], invocation: ParsedInvocation, run: @escaping (CommandContext) throws -> ExitCode) {
+        guard boundLines.count < Self.boundLineLimit else { return }
+        boundLines[arguments] = (invocation, run)
     }
 
     /// Lets go of every held lock and kept session: the run is over.

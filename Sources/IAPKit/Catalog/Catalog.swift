@@ -15,6 +15,9 @@ public struct Catalog: Sendable {
     /// already looked up by the time a command reads its catalog, rather than by `ProductID`,
     /// whose first lookup a one-process `buy` would pay for this table alone.
     private let index: [String: Int]
+    /// The ids of the `selfHosted` products (a catalog has few): every recorded transaction asks
+    /// whether its product is one, and comparing a few ids costs less than hashing one.
+    private let selfHostedIDs: [ProductID]
 
     public init(
         products: [Product], settings: [(key: String, value: String)] = [], offerKeys: [SubscriptionOfferKey] = []
@@ -25,6 +28,13 @@ public struct Catalog: Sendable {
         var index: [String: Int] = [:]
         for (i, product) in products.enumerated() { index[product.id.rawValue] = i }
         self.index = index
+        self.selfHostedIDs = products.filter(\.selfHosted).map(\.id)
+    }
+
+    /// Whether `id` is a product of the catalog marked `selfHosted`.
+    public func isSelfHosted(_ id: ProductID) -> Bool {
+        if selfHostedIDs.count <= 8 { return selfHostedIDs.contains(id) }
+        return self[id]?.selfHosted == true
     }
 
     public subscript(id: ProductID) -> Product? {

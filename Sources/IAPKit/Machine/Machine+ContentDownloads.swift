@@ -5,7 +5,7 @@ extension Machine {
     /// (purchased or restored) for a product marked `selfHosted`. Called for every recorded
     /// transaction, so every way a transaction gets delivered is covered.
     mutating func trackSelfHostedContent(_ t: Transaction) {
-        guard !t.finished, t.isDelivered, catalog[t.productID]?.selfHosted == true,
+        guard !t.finished, t.isDelivered, catalog.isSelfHosted(t.productID),
             contentDownloadIndex(t.id) == nil
         else { return }
         let record = ContentDownload(transactionID: t.id, productID: t.productID)

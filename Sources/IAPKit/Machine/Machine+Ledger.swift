@@ -11,10 +11,13 @@ extension Machine {
     /// Credits a transaction that was just delivered.
     mutating func credit(_ t: Transaction) {
         guard t.isDelivered else { return }
-        var entry = state.ledger[t.productID] ?? LedgerEntry()
+        // Updated in place: one lookup of the product's entry, not a read and a write.
+        Self.deliver(t.quantity, to: &state.ledger[t.productID, default: LedgerEntry()])
+    }
+
+    private static func deliver(_ units: Int, to entry: inout LedgerEntry) {
         entry.purchases += 1
-        entry.units += t.quantity
-        state.ledger[t.productID] = entry
+        entry.units += units
     }
 
     /// RMStore's `consumeProductOfIdentifier:`: never below zero, consumables only.

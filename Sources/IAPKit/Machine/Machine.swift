@@ -13,9 +13,21 @@ public struct Machine: Sendable {
         self.state = state
     }
 
+    /// `apply(_:archive:)` with the in-memory archive of tests and benchmarks: a caller in another
+    /// module would otherwise run the unspecialized generic `apply`, passing the archive's type
+    /// through every command's code; this overload is specialized inside IAPKit.
+    public mutating func apply(_ command: Command, archive: MemoryArchive) throws(StoreError) -> Effects {
+        try applyCommand(command, archive: archive)
+    }
+
     /// Applies one command. On a thrown error the state is unchanged (commands validate before
     /// they mutate), so a refused command never leaves a half-done store.
     public mutating func apply(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
+        try applyCommand(command, archive: archive)
+    }
+
+    /// The body of both `apply`s.
+    private mutating func applyCommand(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
         var effects = Effects()
         let before = watchesDateLimit(command) ? state : nil
         switch command {
@@ -205,9 +217,10 @@ public struct Machine: Sendable {
     private mutating func finish(_ ids: [TransactionID], archive: some TransactionArchive, into effects: inout Effects)
         throws(StoreError)
     {
+        // One id (the common finish) needs no set to drop repeats.
         var seen: Set<TransactionID> = []
         var targets: [Transaction] = []
-        for id in ids where seen.insert(id).inserted {
+        for id in ids where ids.count == 1 || seen.insert(id).inserted {
             guard let t = state.queued(id) else {
                 if try archive.transaction(id) != nil { throw .alreadyFinished(id) }
                 throw .unknownTransaction(id)

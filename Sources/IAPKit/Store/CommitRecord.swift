@@ -26,11 +26,19 @@ enum CommitRecord {
         // `finals` pairs each changed transaction with where its latest version's length prefix
         // starts in the payload (what the index records).
         var versions: [Transaction] = []
+        // The latest version of each id: found by a scan while there are few versions (a command
+        // usually writes one to three), by a table from then on.
         var latestIndex: [TransactionID: Int] = [:]
+        let scanned = 16
         func ref(_ t: Transaction) -> Int {
-            if let i = latestIndex[t.id], versions[i] == t { return i }
+            let latest = versions.count <= scanned ? versions.lastIndex { $0.id == t.id } : latestIndex[t.id]
+            if let i = latest, versions[i] == t { return i }
             versions.append(t)
-            latestIndex[t.id] = versions.count - 1
+            if versions.count == scanned + 1 {
+                for (i, v) in versions.enumerated() { latestIndex[v.id] = i }
+            } else if versions.count > scanned {
+                latestIndex[t.id] = versions.count - 1
+            }
             return versions.count - 1
         }
         var events = ByteWriter(capacity: 64 * effects.events.count + 16)
