@@ -60,7 +60,8 @@ enum EventText {
         case .life(let change):
             return LifeText.line(change)
         case .transactionUpdated, .transactionRedelivered, .productsRequestFinished, .productsRequestFailed, .restoreFinished,
-            .restoreFailed, .appLaunched, .settingChanged, .storeCreated, .clockAdvanced, .subscriptionStarted, .subscriptionRenewed,
+            .restoreFailed, .appLaunched, .settingChanged, .storeCreated, .clockAdvanced, .subscriptionStarted,
+            .subscriptionRenewed,
             .subscriptionUpgraded, .renewalPreferenceChanged, .autoRenewStatusChanged, .renewalFailed, .gracePeriodExpired,
             .subscriptionExpired, .transactionRevoked, .transactionDeleted, .transactionsCleared:
             // Subscription commands print these themselves.

@@ -104,7 +104,8 @@ extension Machine {
         guard consent.status != .accepted else {
             throw .refused(
                 .priceIncreaseAccepted(
-                    original: original, price: consent.price.decimalString(fractionDigits: SubscriptionJSONDigits.of(consent.currency)),
+                    original: original,
+                    price: consent.price.decimalString(fractionDigits: SubscriptionJSONDigits.of(consent.currency)),
                     currency: consent.currency))
         }
         switch sub.status {

@@ -162,7 +162,8 @@ extension AppStoreServerAPI {
                 r.headers.add("Retry-After", "1")
                 return r
             case .unknownProduct, .productNotInStorefront, .unknownTransaction, .cannotFinish, .alreadyFinished,
-                .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .refused, .missing, .badArgument, .badInput, .family, .backdate:
+                .quantityOutOfRange, .quantityNotAllowed, .unknownSetting, .badSettingValue, .refused, .missing, .badArgument,
+                .badInput, .family, .backdate:
                 return AppStoreAPIError.generalBadRequest.response(error.description)
             case .damaged, .badCatalog, .unreadable, .io, .storePath, .cannotCreate, .unavailable:
                 return AppStoreAPIError.generalInternal.response(error.description)

@@ -61,6 +61,8 @@ struct AskToBuyTests {
                 "cannot approve transaction \(t.id): it is finished; only deferred (Ask to Buy) transactions can be approved or declined"
             ))
         h.expectRefusal(.approve(TransactionID(5)), .unknownTransaction(TransactionID(5)))
-        #expect(StoreError.refused(.storeHasHistory).exitCode == .notAllowed && StoreError.unknownTransaction(t.id).exitCode == .notFound)
+        #expect(
+            StoreError.refused(.storeHasHistory).exitCode == .notAllowed
+                && StoreError.unknownTransaction(t.id).exitCode == .notFound)
     }
 }

@@ -1,12 +1,12 @@
 import IAPHTTP
 import Testing
 
+@testable import IAPJSON
+@testable import IAPKit
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import IAPJSON
-@testable import IAPKit
 
 /// The App Store Server API endpoints that change the store (Finish Transaction, Set App Account
 /// Token, Send Consumption Information) and the record lookups added with them (Look Up Order ID,
@@ -163,7 +163,9 @@ struct ServerAPIWriteTests {
         #expect(listed() == .array([]), "a reversed refund leaves the history")
     }
 
-    @Test("Send Consumption Information again and again: the state keeps the latest ten, the event log every one, and frames stop growing")
+    @Test(
+        "Send Consumption Information again and again: the state keeps the latest ten, the event log every one, and frames stop growing"
+    )
     func consumptionWindow() throws {
         let h = try Self.harness()
         let coin = try h.buy("com.x.coin42")[0]
@@ -176,7 +178,11 @@ struct ServerAPIWriteTests {
         }
         let kept = try h.store.read { s throws(StoreError) in s.state.serverAPIRecords?[coin.id]?.consumption ?? [] }
         #expect(kept.count == ServerAPIRecord.consumptionKept)
-        #expect(kept.map(\.body) == (16...25).map { #"{"customerConsented":true,"deliveryStatus":"DELIVERED","consumptionPercentage":\#($0 * 1000)}"# })
+        #expect(
+            kept.map(\.body)
+                == (16...25).map {
+                    #"{"customerConsented":true,"deliveryStatus":"DELIVERED","consumptionPercentage":\#($0 * 1000)}"#
+                })
         var received = 0
         try h.store.read { s throws(StoreError) in
             try s.forEachEvent(since: 0) { e throws(StoreError) in
