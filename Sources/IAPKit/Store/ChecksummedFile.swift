@@ -22,17 +22,46 @@ enum ChecksummedFile {
         try header(bytes, kind: kind, maximumVersion: maximumVersion, path: path).version
     }
 
-    private static func header(_ bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> (
+    /// Reads the header line from its bytes, with exactly the rules of splitting it into words
+    /// (`split(separator: " ")`, empty words dropped) and `Int(_:)` / `UInt32(_:radix:)` on
+    /// them, but without making strings: every command reads three headers (`state`, `catalog`,
+    /// `catalog.bin`), and the string-splitting version cost some 40 thousand instructions each.
+    static func header(_ bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> (
         version: Int, crc: UInt32, length: Int, newline: Int
     ) {
         guard let newline = bytes.prefix(200).firstIndex(of: 0x0A) else {
             throw .damaged(path: path, problem: bytes.isEmpty ? "empty file" : "not an iapctl \(kind) file (no header line)")
         }
-        let header = String(decoding: bytes[0..<newline], as: UTF8.self)
-        let parts = header.split(separator: " ")
-        guard parts.count == 4, parts[0] == "iapctl-\(kind)", parts[1].hasPrefix("v"), let version = Int(parts[1].dropFirst()),
-            parts[2].hasPrefix("crc32c="), let crc = UInt32(parts[2].dropFirst(7), radix: 16),
-            parts[3].hasPrefix("length="), let length = Int(parts[3].dropFirst(7))
+        var words: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
+        var i = 0
+        while i < newline {
+            if bytes[i] == 0x20 {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < newline && bytes[j] != 0x20 { j += 1 }
+            switch count {
+            case 0: words.0 = i..<j
+            case 1: words.1 = i..<j
+            case 2: words.2 = i..<j
+            case 3: words.3 = i..<j
+            default: break
+            }
+            count += 1
+            i = j
+        }
+        func word(_ range: Range<Int>, is text: String) -> Bool { bytes[range].elementsEqual(text.utf8) }
+        func word(_ range: Range<Int>, after prefix: String) -> Range<Int>? {
+            let n = prefix.utf8.count
+            guard range.count >= n, bytes[range.lowerBound..<range.lowerBound + n].elementsEqual(prefix.utf8) else { return nil }
+            return range.lowerBound + n..<range.upperBound
+        }
+        guard count == 4, word(words.0, is: "iapctl-\(kind)"),
+            let versionDigits = word(words.1, after: "v"), let version = integer(bytes[versionDigits]),
+            let crcDigits = word(words.2, after: "crc32c="), let crc = hex32(bytes[crcDigits]),
+            let lengthDigits = word(words.3, after: "length="), let length = integer(bytes[lengthDigits])
         else {
             throw .damaged(path: path, problem: "not an iapctl \(kind) file (bad header line)")
         }
@@ -44,6 +73,47 @@ enum ChecksummedFile {
             )
         }
         return (version, crc, length, newline)
+    }
+
+    /// An optional sign and at least one digit in `radix`, the magnitude at most `limit`
+    /// (`Int(_:)` and `UInt32(_:radix:)`: "+5" and "-5" read, "5x" and "" do not).
+    private static func magnitude(_ text: ArraySlice<UInt8>, radix: UInt64, limit: UInt64) -> (negative: Bool, value: UInt64)?
+    {
+        var digits = text[...]
+        var negative = false
+        if let sign = digits.first, sign == 0x2B || sign == 0x2D {
+            negative = sign == 0x2D
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for b in digits {
+            let d: UInt64
+            switch b {
+            case 0x30...0x39: d = UInt64(b - 0x30)
+            case 0x61...0x66: d = UInt64(b - 0x61 + 10)
+            case 0x41...0x46: d = UInt64(b - 0x41 + 10)
+            default: return nil
+            }
+            guard d < radix else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: radix)
+            let (next, o2) = times.addingReportingOverflow(d)
+            guard !o1, !o2, next <= limit else { return nil }
+            value = next
+        }
+        return (negative, value)
+    }
+
+    private static func integer(_ text: ArraySlice<UInt8>) -> Int? {
+        guard let (negative, value) = magnitude(text, radix: 10, limit: UInt64(Int.max) + 1) else { return nil }
+        if negative { return value == UInt64(Int.max) + 1 ? Int.min : -Int(value) }
+        return value <= UInt64(Int.max) ? Int(value) : nil
+    }
+
+    private static func hex32(_ text: ArraySlice<UInt8>) -> UInt32? {
+        guard let (negative, value) = magnitude(text, radix: 16, limit: UInt64(UInt32.max)) else { return nil }
+        if negative && value != 0 { return nil }
+        return UInt32(value)
     }
 
     static func decode(_ bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> [UInt8] {

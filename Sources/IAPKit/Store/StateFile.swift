@@ -3,7 +3,7 @@
 /// It holds the state as of `journalLength` bytes of journal, the catalog the store was created
 /// with, and the payment queue; loading reads it and folds the frames after `journalLength` (the
 /// tail). It is rewritten (temporary file, `fdatasync`, rename, directory `fsync`) only when the
-/// tail has grown past `Store.checkpointBound`, never as part of a commit: the journal frame is
+/// tail has grown past `Store.checkpointBound(stateSize:)`, never as part of a commit: the journal frame is
 /// the commit point. A crash while it is rewritten leaves the previous checkpoint, whose tail
 /// still holds everything.
 ///

@@ -12,7 +12,7 @@ import IAPCrypto
 /// - `journal`: one checksummed frame per commit, append-only: the transaction versions, events
 ///   and state changes of the command. Appending a frame and syncing it is the commit point;
 /// - `state`: a checkpoint, the working state as of some length of the journal; rewritten
-///   atomically when the journal has grown `checkpointBound` bytes past it;
+///   atomically when the journal has grown `checkpointBound(stateSize:)` bytes past it;
 /// - `transactions.idx`: where each transaction's latest version is (derived, rebuildable);
 /// - `catalog`: the catalog the store was created with (checksummed copy);
 /// - `catalog.bin`: that catalog as a binary record (`CatalogRecord`), what commands load;
@@ -112,8 +112,14 @@ public final class Store {
     /// A migration's new journal, until it is renamed over `journal` (see `migrate`).
     var migratedJournalPath: String { path + "/journal.v2" }
 
-    /// The journal grows at most this far past the checkpoint before `state` is rewritten.
-    static let checkpointBound: UInt64 = 32 << 10
+    /// The journal grows at most this far past the checkpoint before `state` is rewritten: twice
+    /// the checkpoint's own size, at least 4 KB and at most 32 KB. Every command replays the tail
+    /// (about ten thousand instructions a commit), and a checkpoint costs about its size, so a
+    /// small state is rewritten often (a `buy` on a young store replays at most some 25 commits
+    /// instead of 200) and a large one, whose queue is kept by id, waits for 32 KB.
+    static func checkpointBound(stateSize: Int) -> UInt64 {
+        min(32 << 10, max(4 << 10, 2 * UInt64(max(stateSize, 0))))
+    }
     var contentPath: String { path + "/catalog-content" }
     var signingPath: String { path + "/signing" }
 
@@ -414,10 +420,13 @@ public final class Store {
             if writable {
                 try finishMigration()
             } else {
-                return try open(journalPath: migratedJournalPath, stateFile: stateFile, catalog: catalog, writable: false)
+                return try open(
+                    journalPath: migratedJournalPath, stateFile: stateFile, stateSize: stateBytes.count, catalog: catalog,
+                    writable: false)
             }
         }
-        return try open(journalPath: journalPath, stateFile: stateFile, catalog: catalog, writable: writable)
+        return try open(
+            journalPath: journalPath, stateFile: stateFile, stateSize: stateBytes.count, catalog: catalog, writable: writable)
     }
 
     /// The store's catalog: from its binary record (`catalog.bin`: no JSON parsed, nothing
@@ -448,7 +457,8 @@ public final class Store {
             sync: syncs)
     }
 
-    private func open(journalPath: String, stateFile: StateFile, catalog: Catalog, writable: Bool) throws(StoreError)
+    private func open(journalPath: String, stateFile: StateFile, stateSize: Int, catalog: Catalog, writable: Bool)
+        throws(StoreError)
         -> StoreSession
     {
         let journalFile: PosixFile
@@ -460,6 +470,7 @@ public final class Store {
         }
         let journal = Journal(file: journalFile)
         try journal.validateHeader()
-        return try StoreSession(store: self, stateFile: stateFile, catalog: catalog, journal: journal, writable: writable)
+        return try StoreSession(
+            store: self, stateFile: stateFile, stateSize: stateSize, catalog: catalog, journal: journal, writable: writable)
     }
 }

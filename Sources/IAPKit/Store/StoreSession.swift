@@ -23,8 +23,9 @@ public final class StoreSession {
 
     private let statePath: String
     private let indexPath: String
-    /// The checkpoint as last read or written.
+    /// The checkpoint as last read or written, and its size in bytes (`Store.checkpointBound`).
     private var stateFile: StateFile
+    private var stateSize: Int
     /// Format 2: the journal, where its committed frames end, the index and the archive.
     private let journal: Journal?
     private var end: UInt64
@@ -36,8 +37,11 @@ public final class StoreSession {
     /// applies have done since, not yet in the journal.
     private var grouped: (start: Machine, pending: Effects)?
 
-    init(store: Store, stateFile: StateFile, catalog: Catalog, journal: Journal, writable: Bool) throws(StoreError) {
+    init(store: Store, stateFile: StateFile, stateSize: Int, catalog: Catalog, journal: Journal, writable: Bool)
+        throws(StoreError)
+    {
         storePath = store.path
+        self.stateSize = stateSize
         statePath = store.statePath
         indexPath = store.indexPath
         self.journal = journal
@@ -103,6 +107,7 @@ public final class StoreSession {
         journal = nil
         end = legacy.stateFile.journalLength
         stateFile = legacy.stateFile
+        stateSize = 0
         machine = Machine(catalog: catalog, state: legacy.stateFile.state)
     }
 
@@ -215,7 +220,7 @@ public final class StoreSession {
         // failing to write them is only a warning.
         index.absorb(frame: frameOffset, finals: finals, newLength: end)
         archive.grew(to: end, nextID: new.nextTransactionID)
-        if end - stateFile.journalLength >= Store.checkpointBound {
+        if end - stateFile.journalLength >= Store.checkpointBound(stateSize: stateSize) {
             do {
                 try checkpoint(new)
             } catch {
@@ -241,7 +246,7 @@ public final class StoreSession {
     }
 
     /// Rewrites the `state` checkpoint to cover the whole journal now (commits do it on their own
-    /// every `Store.checkpointBound` bytes); a writing session only.
+    /// every `Store.checkpointBound(stateSize:)` bytes); a writing session only.
     public func checkpoint() throws(StoreError) {
         precondition(writable && journal != nil, "a checkpoint needs a writing session on a format-2 store")
         try checkpoint(machine.state)
@@ -251,8 +256,10 @@ public final class StoreSession {
         var next = stateFile
         next.journalLength = end
         next.state = state
-        try PosixFile.replaceAtomically(statePath, with: next.encoded(), directory: storePath, sync: syncs)
+        let bytes = next.encoded()
+        try PosixFile.replaceAtomically(statePath, with: bytes, directory: storePath, sync: syncs)
         stateFile = next
+        stateSize = bytes.count
     }
 
     /// History alone (not the queue: the machine has its own, changing, copy of it).

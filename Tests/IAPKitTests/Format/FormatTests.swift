@@ -121,5 +121,28 @@ struct FormatTests {
     @Test("CRC-32C matches the published check value")
     func crc() {
         #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        // RFC 3720 B.4's iSCSI test vectors: 32 zero bytes and 32 bytes of 0xFF.
+        #expect(CRC32C.checksum([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
+        #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: 32)) == 0x62A8_AB43)
+    }
+
+    @Test("the sliced CRC-32C equals the byte-at-a-time one at every length, alignment and chaining")
+    func crcSliced() {
+        var seed: UInt64 = 0x1234_5678_9ABC_DEF0
+        func next() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        let bytes = (0..<300).map { _ in next() }
+        for start in 0..<9 {
+            for end in stride(from: start, through: bytes.count, by: 7) {
+                let slice = Array(bytes[start..<end])
+                #expect(CRC32C.checksum(slice) == CRC32C.referenceChecksum(slice), "bytes \(start)..<\(end)")
+                let half = slice.count / 2
+                let chained = CRC32C.checksum(Array(slice[half...]), continuing: CRC32C.checksum(Array(slice[..<half])))
+                #expect(chained == CRC32C.referenceChecksum(slice))
+                #expect(CRC32C.checksum(bytes[start..<end]) == CRC32C.referenceChecksum(slice))
+            }
+        }
     }
 }
