@@ -77,8 +77,7 @@ enum ChecksummedFile {
 
     /// An optional sign and at least one digit in `radix`, the magnitude at most `limit`
     /// (`Int(_:)` and `UInt32(_:radix:)`: "+5" and "-5" read, "5x" and "" do not).
-    private static func magnitude(_ text: ArraySlice<UInt8>, radix: UInt64, limit: UInt64) -> (negative: Bool, value: UInt64)?
-    {
+    private static func magnitude(_ text: ArraySlice<UInt8>, radix: UInt64, limit: UInt64) -> (negative: Bool, value: UInt64)? {
         var digits = text[...]
         var negative = false
         if let sign = digits.first, sign == 0x2B || sign == 0x2D {

@@ -36,7 +36,9 @@ struct ChecksummedHeaderTests {
     @Test("every byte of a header replaced by each of a set of telling bytes reads as before")
     func everyByte() {
         let header = Array("iapctl-state v3 crc32c=0a1b2c3d length=260\nbody".utf8)
-        let replacements: [UInt8] = [0x20, 0x2B, 0x2D, 0x30, 0x39, 0x41, 0x46, 0x47, 0x61, 0x66, 0x67, 0x76, 0x0A, 0x00, 0xC3, 0xFF]
+        let replacements: [UInt8] = [
+            0x20, 0x2B, 0x2D, 0x30, 0x39, 0x41, 0x46, 0x47, 0x61, 0x66, 0x67, 0x76, 0x0A, 0x00, 0xC3, 0xFF,
+        ]
         var cases = [header, [], Array("iapctl-state  v3 crc32c=+0 length=-0\n".utf8)]
         cases.append(Array(" iapctl-state v9223372036854775807 crc32c=FFFFFFFF length=+1 \n".utf8))
         cases.append(Array("iapctl-state v-9223372036854775808 crc32c=-0 length=99999999999999999999\n".utf8))
