@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// iapctl: an in-app purchase simulator and inspector. No package dependencies: Foundation and
-/// Glibc only. `IAPKit` is the deterministic core, `IAPCLI` the thin command-line layer, `iapctl`
-/// the few-line executable. The built-in catalog (`Fixtures/catalog.json`) is embedded into IAPKit
+/// Glibc only. `IAPKit` is the deterministic core, `IAPRuntime` what runs it (threads, I/O, the
+/// server, delivery, scenarios), `IAPCLI` the thin command-line layer, `iapctl` the few-line
+/// executable. The built-in catalog (`Fixtures/catalog.json`) is embedded into IAPKit
 /// at build time by the `EmbedFixtures` plugin, so that one file stays the single source of truth.
 let package = Package(
     name: "iapctl",
@@ -36,9 +37,12 @@ let package = Package(
             plugins: ["EmbedFixtures"]
         ),
         // The runtime: what runs beside the deterministic core without Foundation, so the shipped
-        // iapctl links none: threads, locks, child processes, and what drives the core with them
-        // (RMStore's delivery pipeline and the content downloader, in Delivery/).
-        .target(name: "IAPRuntime", dependencies: ["IAPKit"], path: "Sources/IAPRuntime"),
+        // iapctl links none: threads, locks, child processes, and what drives the core with them:
+        // RMStore's delivery pipeline and the content downloader (Delivery/), the HTTP server,
+        // its store readers and group-commit writer and the webhook (Server/), and the scenario
+        // language and runner (Scenario/), which runs its lines through a ScenarioCommandLine the
+        // CLI provides.
+        .target(name: "IAPRuntime", dependencies: ["IAPKit", "IAPJSON", "IAPHTTP"], path: "Sources/IAPRuntime"),
         // The Transaction Manager page (HTML, CSS, JavaScript in Sources/IAPUIAssets/Assets),
         // embedded by the EmbedUIAssets plugin; `iapctl serve` answers GET / with it.
         .target(
@@ -61,7 +65,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IAPCLITests",
-            dependencies: ["IAPCLI", "IAPKit", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets", "IAPUI", "iapctl"],
+            dependencies: [
+                "IAPCLI", "IAPKit", "IAPRuntime", "IAPTime", "IAPCrypto", "IAPJSON", "IAPHTTP", "IAPUIAssets", "IAPUI", "iapctl",
+            ],
             path: "Tests/IAPCLITests"
         ),
     ]

@@ -1,7 +1,5 @@
 import IAPKit
-
-/// The version `iapctl --version` prints.
-public let iapctlVersion = "0.1.0"
+import IAPRuntime
 
 /// Runs iapctl with `arguments` (without the program name) and returns the exit code. This is
 /// the whole CLI: `main.swift` only passes the process's argv, environment and file descriptors. The

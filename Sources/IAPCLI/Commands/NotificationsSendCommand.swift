@@ -1,4 +1,5 @@
 import IAPKit
+import IAPRuntime
 
 /// `iapctl notifications send TYPE [--subtype S] [TXID]`: one App Store Server Notification V2
 /// now, the way a backend developer replays a case. Where iapctl models the cause it applies that

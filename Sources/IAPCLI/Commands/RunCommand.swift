@@ -1,4 +1,5 @@
 import IAPKit
+import IAPRuntime
 
 /// `iapctl run FILE|-`: a scenario file of iapctl commands and expectations, run in one process
 /// (`docs/scenarios.md`).
@@ -38,7 +39,7 @@ enum RunCommand {
         let bytes = path == "-" ? c.standardInput() : try ScenarioSource.read(path)
         let lines: [ScenarioLine]
         do {
-            lines = try ScenarioParser.parse(bytes: bytes)
+            lines = try ScenarioParser.parse(bytes: bytes, vocabulary: .iapctl)
         } catch {
             throw StoreError.badInput(.scenario(file: label, reason: "\(error)"))
         }
@@ -81,13 +82,13 @@ enum RunCommand {
         var environment = c.environment
         environment["IAPCTL_STORE"] = nil
         var configuration = ScenarioRunner.Configuration(
-            store: store, scenarioDirectory: path == "-" ? "." : ScenarioSource.directory(of: path), environment: environment)
+            store: store, scenarioDirectory: path == "-" ? "." : ScenarioSource.directory(of: path), vocabulary: .iapctl)
         if let timeout = i.globals.lockTimeout { configuration.globalArguments = ["--lock-timeout", "\(timeout)"] }
-        configuration.stores = stores
+        let commandLine = InProcessScenarioCommandLine(environment: environment, stores: stores)
 
         var failures: [ScenarioFailure] = []
         let verbose = i.flag("verbose") && !c.json
-        let runner = ScenarioRunner(configuration) { event in
+        let runner = ScenarioRunner(configuration, commandLine: commandLine) { event in
             switch event {
             case .ran(let line, let code):
                 if verbose { c.stdout.line("\(label):\(line.number): \(line.text)  -> exit \(code)") }

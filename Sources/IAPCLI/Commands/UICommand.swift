@@ -1,4 +1,5 @@
 import IAPKit
+import IAPRuntime
 
 /// `iapctl ui`: the Transaction Manager, Xcode's window onto StoreKit testing, in a browser: a
 /// server on a free loopback port whose page shows the store live and runs Xcode's actions

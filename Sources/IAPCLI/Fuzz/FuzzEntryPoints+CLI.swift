@@ -1,5 +1,6 @@
 import IAPCrypto
 import IAPKit
+import IAPRuntime
 import IAPTime
 
 extension FuzzEntryPoints {
@@ -8,7 +9,7 @@ extension FuzzEntryPoints {
     package static func scenario(_ bytes: [UInt8]) {
         let lineCount = bytes.count { $0 == 0x0A } + 1
         do {
-            let lines = try ScenarioParser.parse(bytes: bytes)
+            let lines = try ScenarioParser.parse(bytes: bytes, vocabulary: .iapctl)
             var previous = 0
             for line in lines {
                 precondition(line.number > previous && line.number <= lineCount, "line number \(line.number) out of order")
@@ -41,7 +42,7 @@ extension FuzzEntryPoints {
         }.joined(separator: " ")
         let definitions = names.filter { !ScenarioParser.predefinedVariables.contains($0) }.map { "let \($0) = .x\n" }
         let text = "can-pay\n" + definitions.joined() + line
-        guard case .command(let again)? = (try? ScenarioParser.parse(text))?.last?.kind else {
+        guard case .command(let again)? = (try? ScenarioParser.parse(text, vocabulary: .iapctl))?.last?.kind else {
             preconditionFailure("a command line quoted back does not parse: \(text)")
         }
         precondition(again == words, "a command line changed when quoted back: \(text)")

@@ -1,3 +1,5 @@
+import IAPRuntime
+
 /// Binds argv to a ``CommandSpec`` tree: the second parsing step, after ``ArgumentTokenizer``.
 ///
 /// Words select subcommands while the current command is a group, and are positional arguments

@@ -1,3 +1,5 @@
+import IAPRuntime
+
 /// Turns option and argument text into typed values, with the exact usage message on failure.
 ///
 /// Shared by ``ParsedInvocation``'s typed accessors and ``GlobalOptions`` so that every number in

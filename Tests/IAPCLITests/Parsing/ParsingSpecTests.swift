@@ -1,6 +1,7 @@
 import Testing
 
 @testable import IAPCLI
+@testable import IAPRuntime
 
 /// Declaration checks, typed values and suggestions.
 struct ParsingSpecTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import IAPCLI
 @testable import IAPJSON
+@testable import IAPRuntime
 
 /// The path syntax of `expect json` and `let`, and what a path names in a document.
 @Suite("Scenario JSON paths")

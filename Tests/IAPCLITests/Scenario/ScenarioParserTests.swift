@@ -2,6 +2,7 @@ import IAPKit
 import Testing
 
 @testable import IAPCLI
+@testable import IAPRuntime
 
 /// The scenario file format (docs/scenarios.md): quoting and comments, every line form, and the
 /// exact line:column message of each malformed line.
@@ -356,5 +357,20 @@ struct ScenarioParserTests {
         #expect(ScenarioParser.commandName(in: ["--catalog=c.json", "events"]) == "events")
         #expect(ScenarioParser.commandName(in: ["--version"]) == nil)
         #expect(ScenarioParser.commandName(in: ["--", "events"]) == nil)
+    }
+}
+
+/// The parser with iapctl's commands and global options, as `iapctl run` calls it.
+extension ScenarioParser {
+    fileprivate static func parse(_ text: String) throws(ScenarioError) -> [ScenarioLine] {
+        try parse(text, vocabulary: .iapctl)
+    }
+
+    fileprivate static func parse(bytes: [UInt8]) throws(ScenarioError) -> [ScenarioLine] {
+        try parse(bytes: bytes, vocabulary: .iapctl)
+    }
+
+    fileprivate static func commandName(in arguments: [String]) -> String? {
+        commandName(in: arguments, vocabulary: .iapctl)
     }
 }

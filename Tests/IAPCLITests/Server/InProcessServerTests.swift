@@ -4,6 +4,7 @@ import Testing
 
 @testable import IAPCLI
 @testable import IAPJSON
+@testable import IAPRuntime
 
 /// Readable stand-ins for signed data, for tests only; the shipped server gets the ES256 signer.
 struct StandInSigner: TransactionSigner {

@@ -3,6 +3,7 @@ import IAPKit
 import Testing
 
 @testable import IAPCLI
+@testable import IAPRuntime
 
 /// A transport that answers from a script and records every body it was given.
 final class ScriptedTransport: WebhookTransport, @unchecked Sendable {

@@ -1,37 +1,44 @@
 import IAPJSON
 import IAPKit
 
-/// Runs the lines of a scenario in this process, through the same `run(arguments:...)` the
-/// `iapctl` binary calls, against one store, and judges the checks.
+/// Runs the lines of a scenario against one store, each through a ``ScenarioCommandLine`` (in
+/// `iapctl run`, the same `run(arguments:...)` the `iapctl` binary calls, in this process), and
+/// judges the checks.
 ///
 /// Every command line gets `--store <dir>` first. Each `expect` and `let` line is one check;
 /// besides, a command that exits non-zero with no `expect exit` after it counts as a failure,
 /// as under `set -e`, so a scenario cannot go wrong unnoticed. A command whose `$NAME` has no
 /// value (its `let` failed) is not run, and counts as a failure too.
-final class ScenarioRunner {
-    struct Configuration {
+package final class ScenarioRunner {
+    package struct Configuration {
         /// The store every line runs against.
-        var store: String
+        package var store: String
         /// Where the scenario file is (`$SCENARIO_DIR`).
-        var scenarioDirectory: String
-        /// The environment each command sees.
-        var environment: [String: String] = [:]
+        package var scenarioDirectory: String
+        /// The CLI's commands and global options, to find the command a line names.
+        package var vocabulary: ScenarioVocabulary
         /// Global options put after `--store` on every line (`--lock-timeout 5`).
-        var globalArguments: [String] = []
-        /// The stores the lines share, so the scenario's store stays loaded from line to line.
-        var stores = StoreRegistry()
+        package var globalArguments: [String] = []
+
+        package init(store: String, scenarioDirectory: String, vocabulary: ScenarioVocabulary) {
+            self.store = store
+            self.scenarioDirectory = scenarioDirectory
+            self.vocabulary = vocabulary
+        }
     }
 
     /// What happened at a line, for the report.
-    enum Event {
+    package enum Event {
         case ran(ScenarioLine, exitCode: Int32)
         case passed(ScenarioLine)
         case failed(ScenarioFailure)
     }
 
-    private(set) var passed = 0
-    private(set) var failed = 0
+    package private(set) var passed = 0
+    package private(set) var failed = 0
     private let configuration: Configuration
+    /// Runs each command line (the scenario's own and those its checks run).
+    private let commandLine: any ScenarioCommandLine
     private let observe: (Event) -> Void
     private var variables: [String: String]
     /// For a variable whose `let` failed: that line.
@@ -39,8 +46,6 @@ final class ScenarioRunner {
     private var last: LastCommand?
     /// The commands an `expect exit` follows: the others must exit 0.
     private var exitChecked: Set<Int> = []
-    private let out = BufferConsole()
-    private let err = BufferConsole()
 
     /// The outcome of the last command line.
     private struct LastCommand {
@@ -65,8 +70,11 @@ final class ScenarioRunner {
     private let prefix: [String]
     private let jsonPrefix: [String]
 
-    init(_ configuration: Configuration, observe: @escaping (Event) -> Void) {
+    package init(
+        _ configuration: Configuration, commandLine: any ScenarioCommandLine, observe: @escaping (Event) -> Void
+    ) {
         self.configuration = configuration
+        self.commandLine = commandLine
         prefix = ["--store", configuration.store] + configuration.globalArguments
         jsonPrefix = prefix + ["--json"]
         self.observe = observe
@@ -78,7 +86,7 @@ final class ScenarioRunner {
     private var readAsJSON: Set<Int> = []
 
     /// Runs every line in order; afterwards ``passed`` and ``failed`` hold the counts.
-    func run(_ lines: [ScenarioLine]) {
+    package func run(_ lines: [ScenarioLine]) {
         var command: Int?
         for line in lines {
             switch line.kind {
@@ -105,7 +113,7 @@ final class ScenarioRunner {
             let (code, stdout, stderr) = invoke(arguments, json: readAsJSON.contains(line.number))
             last = LastCommand(
                 line: line, exitCode: code, skipped: nil, stdout: stdout, stderr: stderr,
-                command: ScenarioParser.commandName(in: arguments))
+                command: ScenarioParser.commandName(in: arguments, vocabulary: configuration.vocabulary))
             observe(.ran(line, exitCode: code))
             if code != 0 && !exitChecked.contains(line.number) {
                 fail(
@@ -200,18 +208,13 @@ final class ScenarioRunner {
 
     // MARK: Running commands
 
-    /// Runs one iapctl command line in this process against the scenario's store; with `json`,
-    /// as if it said `--json` (a global option, so it goes before the command's own words).
+    /// Runs one iapctl command line against the scenario's store; with `json`, as if it said
+    /// `--json` (a global option, so it goes before the command's own words).
     private func invoke(_ arguments: [String], json: Bool = false) -> (Int32, [UInt8], String) {
-        out.clear()
-        err.clear()
         var line = json ? jsonPrefix : prefix
         line.append(contentsOf: arguments)
-        let code = IAPCLI.run(
-            arguments: line,
-            environment: configuration.environment, stdout: out, stderr: err, standardInput: { [] },
-            stores: configuration.stores)
-        return (code.rawValue, out.bytes, err.text)
+        let result = commandLine.run(line)
+        return (result.exitCode, result.stdout, result.stderr)
     }
 
     /// The last command's exit code; nil (and a failure) when it was not run.

@@ -8,11 +8,11 @@
 /// Nobody ever reads the pipe, so every thread polling it sees the stop: the accept loop, each
 /// connection between requests, the webhook poller. Writing is async-signal-safe, which is how
 /// SIGINT and SIGTERM stop the server (the self-pipe trick), with no sleep loop anywhere.
-final class StopSignal: @unchecked Sendable {
-    let readFD: Int32
-    let writeFD: Int32
+package final class StopSignal: @unchecked Sendable {
+    package let readFD: Int32
+    package let writeFD: Int32
 
-    init() {
+    package init() {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { fatalError("pipe: \(String(cString: strerror(errno)))") }
         readFD = fds[0]
@@ -27,21 +27,21 @@ final class StopSignal: @unchecked Sendable {
         close(writeFD)
     }
 
-    func trigger() {
+    package func trigger() {
         var byte: UInt8 = 1
         _ = write(writeFD, &byte, 1)
     }
 
-    var isTriggered: Bool { !Socket.waitReadable([readFD], timeout: 0).isEmpty }
+    package var isTriggered: Bool { !Socket.waitReadable([readFD], timeout: 0).isEmpty }
 
     /// Waits up to `seconds`; true when it returned because of the stop.
-    func wait(seconds: Double) -> Bool { !Socket.waitReadable([readFD], timeout: seconds).isEmpty }
+    package func wait(seconds: Double) -> Bool { !Socket.waitReadable([readFD], timeout: seconds).isEmpty }
 
     // MARK: - Signals
 
     /// Routes SIGINT and SIGTERM to `trigger()` until `restoreSignals()`; returns nothing, the
     /// handler only writes a byte to the pipe.
-    func catchTerminationSignals() {
+    package func catchTerminationSignals() {
         signalPipeWriteFD = writeFD
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
@@ -61,7 +61,7 @@ final class StopSignal: @unchecked Sendable {
         pthread_sigmask(SIG_UNBLOCK, &set, &previousMask)
     }
 
-    func restoreSignals() {
+    package func restoreSignals() {
         pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         sigaction(SIGINT, &previousINT, nil)
         sigaction(SIGTERM, &previousTERM, nil)

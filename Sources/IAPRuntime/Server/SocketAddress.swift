@@ -6,18 +6,18 @@
 ///
 /// Host names are not resolved (no DNS in a test server), except `localhost`, which means
 /// 127.0.0.1 as RFC 6761 section 6.3 lets a program assume.
-struct SocketAddress: Equatable, CustomStringConvertible {
-    enum Family: Equatable {
+package struct SocketAddress: Equatable, CustomStringConvertible {
+    package enum Family: Equatable {
         case v4(in_addr_t)
         /// The 16 address bytes.
         case v6([UInt8])
     }
 
-    let family: Family
-    var port: UInt16
+    package let family: Family
+    package var port: UInt16
 
     /// Parses `127.0.0.1`, `::1`, `[::1]` or `localhost`; nil for anything else.
-    init?(host: String, port: UInt16) {
+    package init?(host: String, port: UInt16) {
         self.port = port
         var text = host
         if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
@@ -36,7 +36,7 @@ struct SocketAddress: Equatable, CustomStringConvertible {
     }
 
     /// 127.0.0.0/8 or ::1: reachable from this machine only.
-    var isLoopback: Bool {
+    package var isLoopback: Bool {
         switch family {
         case .v4(let a): return UInt32(bigEndian: a) >> 24 == 127
         case .v6(let bytes): return bytes == [UInt8](repeating: 0, count: 15) + [1]
@@ -44,7 +44,7 @@ struct SocketAddress: Equatable, CustomStringConvertible {
     }
 
     /// `127.0.0.1` or `[::1]`: the host part of a URL.
-    var hostText: String {
+    package var hostText: String {
         switch family {
         case .v4(let a):
             let h = UInt32(bigEndian: a)
@@ -57,9 +57,9 @@ struct SocketAddress: Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String { "\(hostText):\(port)" }
+    package var description: String { "\(hostText):\(port)" }
 
-    var domain: Int32 {
+    package var domain: Int32 {
         switch family {
         case .v4: return AF_INET
         case .v6: return AF_INET6
@@ -67,7 +67,7 @@ struct SocketAddress: Equatable, CustomStringConvertible {
     }
 
     /// Calls `body` with the C socket address.
-    func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    package func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         switch family {
         case .v4(let a):
             var sin = sockaddr_in()

@@ -12,23 +12,23 @@ import IAPKit
 /// | `.transactions[0].state` | steps chain left to right |
 /// | `PATH \| length` | the number of items of an array, members of an object, or characters of a string (null has 0) |
 /// | `length` | the same as `. \| length` |
-struct JSONPath: Equatable, Sendable, CustomStringConvertible {
-    enum Step: Equatable, Sendable {
+package struct JSONPath: Equatable, Sendable, CustomStringConvertible {
+    package enum Step: Equatable, Sendable {
         case member(String)
         case index(Int)
     }
 
-    let steps: [Step]
+    package let steps: [Step]
     /// Ends in `| length`.
-    let length: Bool
+    package let length: Bool
 
-    init(steps: [Step], length: Bool = false) {
+    package init(steps: [Step], length: Bool = false) {
         self.steps = steps
         self.length = length
     }
 
     /// The path written in its plainest form: `.transactions[0].state`, `.products | length`.
-    var description: String {
+    package var description: String {
         var text = steps.isEmpty ? "." : Self.render(steps[...])
         if length { text += " | length" }
         return text
@@ -55,7 +55,7 @@ struct JSONPath: Equatable, Sendable, CustomStringConvertible {
     /// Parses a path written at `column` of line `line`.
     ///
     /// - Throws: ``ScenarioError`` at the column of the first character that does not fit.
-    static func parse(_ text: some Collection<Unicode.Scalar>, line: Int, column: Int) throws(ScenarioError) -> JSONPath {
+    package static func parse(_ text: some Collection<Unicode.Scalar>, line: Int, column: Int) throws(ScenarioError) -> JSONPath {
         let p = Array(text)
         func fail(_ offset: Int, _ message: String) -> ScenarioError {
             ScenarioError(line: line, column: column + offset, message)
@@ -138,7 +138,7 @@ struct JSONPath: Equatable, Sendable, CustomStringConvertible {
 
     /// The value the path names in `document`, or why there is none: `no member 'stat' in
     /// .transactions[0] (it has: transactionIdentifier, state, ...)`.
-    func evaluate(_ document: JSONValue) -> Result<JSONValue, PathFailure> {
+    package func evaluate(_ document: JSONValue) -> Result<JSONValue, PathFailure> {
         var current = document
         for (n, step) in steps.enumerated() {
             let here = Self.render(steps[..<n])
@@ -179,8 +179,8 @@ struct JSONPath: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Why a path names nothing in a document.
-    struct PathFailure: Error, Equatable, Sendable, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    package struct PathFailure: Error, Equatable, Sendable, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 }

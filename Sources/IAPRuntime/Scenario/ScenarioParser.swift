@@ -5,32 +5,29 @@ import IAPKit
 ///
 /// Everything that can be known before a line runs is checked here, so a malformed file stops
 /// before it touches a store: the quoting (``ScenarioTokenizer``), the expectation forms, paths,
-/// exit codes and states, that each command names an iapctl command (not another `run`), that no
+/// exit codes and states, that each command names an iapctl command (not another `run`; the
+/// ``ScenarioVocabulary`` says which commands there are), that no
 /// line sets `--store` itself, that each `$NAME` is defined by an earlier `let` (or is one of
 /// ``predefinedVariables``), and that checks on "the last command" have a command before them.
 /// What the command's own arguments mean is left to the command, because a scenario may well
 /// want to check how iapctl answers a bad one (`expect exit 64`).
-enum ScenarioParser {
+package enum ScenarioParser {
     /// Variables `iapctl run` sets before the first line: the store directory, and the directory
     /// of the scenario file (for paths to files beside it).
-    static let predefinedVariables: Set<String> = ["STORE", "SCENARIO_DIR"]
+    package static let predefinedVariables: Set<String> = ["STORE", "SCENARIO_DIR"]
 
     /// The commands `expect count` may run: they print a JSON array of transactions.
     static let countCommands = ["dump", "queue"]
 
     static let expectationKinds = ["exit", "state", "json", "count", "stdout", "stderr"]
 
-    /// The words a command line may start with: every command and group, and `help`.
-    static let commandNames = Set(
-        CommandTable.leaves.map(\.spec.name) + CommandTable.groups.map(\.spec.name) + [CommandSpec.help.name])
-
     /// Parses a file's bytes, which must be UTF-8 (a leading byte order mark is skipped).
     ///
     /// - Throws: ``ScenarioError`` at the first invalid byte, or at the first malformed line.
-    static func parse(bytes: [UInt8]) throws(ScenarioError) -> [ScenarioLine] {
+    package static func parse(bytes: [UInt8], vocabulary: ScenarioVocabulary) throws(ScenarioError) -> [ScenarioLine] {
         // Valid UTF-8 (nearly every file) is taken whole; only an invalid file is decoded scalar
         // by scalar, to name where it goes wrong.
-        if let text = String(validating: bytes, as: UTF8.self) { return try parse(text) }
+        if let text = String(validating: bytes, as: UTF8.self) { return try parse(text, vocabulary: vocabulary) }
         var line = 1
         var column = 1
         var iterator = bytes.makeIterator()
@@ -52,14 +49,14 @@ enum ScenarioParser {
                 throw ScenarioError(line: line, column: column, "invalid UTF-8; save the scenario as UTF-8 text")
             }
         }
-        return try parse(String(text))
+        return try parse(String(text), vocabulary: vocabulary)
     }
 
     /// Parses the text of a scenario file.
     ///
     /// - Throws: ``ScenarioError`` naming the line and column of the first mistake.
-    static func parse(_ text: String) throws(ScenarioError) -> [ScenarioLine] {
-        var parser = State()
+    package static func parse(_ text: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> [ScenarioLine] {
+        var parser = State(vocabulary: vocabulary)
         var lines: [ScenarioLine] = []
         var number = 1
         for var raw in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -72,16 +69,14 @@ enum ScenarioParser {
 
     /// The command a command line names: its first word that is not an option or the value of a
     /// global option (`--catalog FILE buy X` names `buy`); nil when there is none.
-    static func commandName(in arguments: [String]) -> String? {
+    package static func commandName(in arguments: [String], vocabulary: ScenarioVocabulary) -> String? {
         var i = 0
         while i < arguments.count {
             let word = arguments[i]
             i += 1
             if word == "--" { return nil }
             guard word.hasPrefix("-") && word != "-" else { return word }
-            if word.hasPrefix("--"), !word.contains("="), let option = GlobalOptions.spec(named: String(word.dropFirst(2))),
-                option.takesValue
-            {
+            if word.hasPrefix("--"), !word.contains("="), vocabulary.takesValue(globalOption: word.dropFirst(2)) {
                 i += 1
             }
         }
@@ -89,13 +84,14 @@ enum ScenarioParser {
     }
 
     /// Whether `name` can be a variable: letters, digits and `_`, not starting with a digit.
-    static func isVariableName(_ name: String) -> Bool {
+    package static func isVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, ScenarioTokenizer.isNameStart(first) else { return false }
         return name.unicodeScalars.allSatisfy(ScenarioTokenizer.isNameContinuation)
     }
 
     /// What the parser knows from the lines above the current one.
     private struct State {
+        let vocabulary: ScenarioVocabulary
         var defined = ScenarioParser.predefinedVariables
         var sawCommand = false
         /// Command lines without variables seen before, as written, with their text and kind:
@@ -120,7 +116,7 @@ enum ScenarioParser {
                         "undefined variable $\(name); keep a value first with 'let \(name) = PATH'")
                 }
             }
-            var parser = LineParser(scalars: scalars, tokens: tokens, number: number, defined: defined)
+            var parser = LineParser(scalars: scalars, tokens: tokens, number: number, defined: defined, vocabulary: vocabulary)
             let kind: ScenarioLine.Kind
             switch first.keyword {
             case "expect":
@@ -147,6 +143,7 @@ enum ScenarioParser {
         let number: Int
         /// The variables earlier lines define.
         let defined: Set<String>
+        let vocabulary: ScenarioVocabulary
 
         func fail(_ column: Int, _ message: String) -> ScenarioError {
             ScenarioError(line: number, column: column, message)
@@ -193,9 +190,7 @@ enum ScenarioParser {
                 }
                 guard name == nil else { continue }
                 if text.hasPrefix("-") && text != "-" {
-                    if text.hasPrefix("--"), !text.contains("="),
-                        let option = GlobalOptions.spec(named: String(text.dropFirst(2))), option.takesValue
-                    {
+                    if text.hasPrefix("--"), !text.contains("="), vocabulary.takesValue(globalOption: text.dropFirst(2)) {
                         i += 1
                     }
                 } else {
@@ -203,17 +198,17 @@ enum ScenarioParser {
                 }
             }
             guard let name, let word = name.word.literal else { return }
-            if word == EventsCommand.definition.spec.name,
+            if word == "events",
                 let follow = words.first(where: { $0.word.literal == "--follow" })
             {
                 throw fail(follow.column, "'events --follow' never ends, so the next line would never run; drop --follow")
             }
-            if word == RunCommand.definition.spec.name {
+            if word == "run" {
                 throw fail(name.column, "a scenario cannot run another scenario; put the other file's lines here instead")
             }
-            guard ScenarioParser.commandNames.contains(word) else {
-                let known = CommandTable.leaves.map(\.spec.name) + CommandTable.groups.map(\.spec.name) + [CommandSpec.help.name]
-                let hint = DidYouMean.suggestion(for: word, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            guard vocabulary.isCommand(word) else {
+                let hint =
+                    DidYouMean.suggestion(for: word, among: vocabulary.commandNames).map { "; did you mean '\($0)'?" } ?? ""
                 throw fail(
                     name.column,
                     "unknown command '\(word)'\(hint) (a line is an iapctl command, an 'expect' or a 'let'; see 'iapctl help')")

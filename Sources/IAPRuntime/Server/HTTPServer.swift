@@ -1,6 +1,5 @@
 import IAPHTTP
 import IAPKit
-import IAPRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -18,28 +17,30 @@ import IAPRuntime
 /// - `stop` (or the `StopSignal` it was given, which SIGINT and SIGTERM trigger) stops accepting,
 ///   lets every request already received be answered, closes idle connections, and `serve`
 ///   returns once the last connection thread has ended.
-final class HTTPServer: @unchecked Sendable {
-    struct Configuration {
-        var address: SocketAddress
-        var readTimeout: Double = 5
-        var idleTimeout: Double = 30
-        var maxConnections = 256
-        var limits = HTTPRequestParser.Limits()
+package final class HTTPServer: @unchecked Sendable {
+    package struct Configuration {
+        package var address: SocketAddress
+        package var readTimeout: Double = 5
+        package var idleTimeout: Double = 30
+        package var maxConnections = 256
+        package var limits = HTTPRequestParser.Limits()
+
+        package init(address: SocketAddress) { self.address = address }
     }
 
-    typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
-    let configuration: Configuration
-    let handler: Handler
-    let stopSignal: StopSignal
+    package let configuration: Configuration
+    package let handler: Handler
+    package let stopSignal: StopSignal
     private var listenFD: Int32 = -1
     /// The address actually bound (with the kernel's port when 0 was asked).
-    private(set) var boundAddress: SocketAddress
+    package private(set) var boundAddress: SocketAddress
     private let connections = Condition()
     private var active = 0
     private var servedRequests = 0
 
-    init(configuration: Configuration, stopSignal: StopSignal = StopSignal(), handler: @escaping Handler) {
+    package init(configuration: Configuration, stopSignal: StopSignal = StopSignal(), handler: @escaping Handler) {
         self.configuration = configuration
         self.stopSignal = stopSignal
         self.handler = handler
@@ -52,26 +53,26 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Binds and listens; after this, clients can connect (their connections wait in the
     /// backlog until `serve` accepts them).
-    func bind() throws {
+    package func bind() throws {
         let (fd, port) = try Socket.listen(on: configuration.address)
         listenFD = fd
         boundAddress.port = port
     }
 
     /// The URL clients use: `http://127.0.0.1:43121`.
-    var url: String { "http://\(boundAddress)" }
+    package var url: String { "http://\(boundAddress)" }
 
     /// How many requests have been answered (for tests and the benchmark).
-    var requestCount: Int {
+    package var requestCount: Int {
         connections.lock()
         defer { connections.unlock() }
         return servedRequests
     }
 
-    func stop() { stopSignal.trigger() }
+    package func stop() { stopSignal.trigger() }
 
     /// Accepts connections until stopped, then waits for the connections to finish.
-    func serve() {
+    package func serve() {
         precondition(listenFD >= 0, "bind() before serve()")
         while true {
             let ready = Socket.waitReadable([listenFD, stopSignal.readFD], timeout: nil)

@@ -7,8 +7,8 @@ import IAPKit
 /// typos (`--quantitty`, `by`); else the only name that starts with the same letter and contains the
 /// input's letters in order, for abbreviations, whose edit distance is large (`--qty` is five edits
 /// from `--quantity`).
-enum DidYouMean {
-    static func suggestion(for input: String, among candidates: [String]) -> String? {
+package enum DidYouMean {
+    package static func suggestion(for input: String, among candidates: [String]) -> String? {
         guard !input.isEmpty else { return nil }
         let lowered = input.lowercased()
         let prefixed = candidates.filter { $0.lowercased().hasPrefix(lowered) }

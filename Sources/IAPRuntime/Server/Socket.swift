@@ -5,38 +5,38 @@
 /// Thin wrappers over the socket calls the server and the webhook client make, with errno
 /// turned into text. Descriptors are close-on-exec, so `iapctl serve` never leaks a client
 /// socket into a process it starts.
-enum Socket {
-    struct Failure: Error, CustomStringConvertible {
-        let call: String
-        let code: Int32
+package enum Socket {
+    package struct Failure: Error, CustomStringConvertible {
+        package let call: String
+        package let code: Int32
 
-        var description: String { "\(call): \(String(cString: strerror(code)))" }
+        package var description: String { "\(call): \(String(cString: strerror(code)))" }
     }
 
-    static func setCloseOnExec(_ fd: Int32) {
+    package static func setCloseOnExec(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFD)
         if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
-    static func setNonBlocking(_ fd: Int32) {
+    package static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
+    package static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
         var v = value
         _ = setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// SO_SNDTIMEO or SO_RCVTIMEO.
-    static func setTimeout(_ fd: Int32, _ name: Int32, seconds: Double) {
+    package static func setTimeout(_ fd: Int32, _ name: Int32, seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         _ = setsockopt(fd, SOL_SOCKET, name, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// A stream socket bound to `address` and listening; returns it and the bound port (the
     /// kernel's choice when `address.port` is 0).
-    static func listen(on address: SocketAddress, backlog: Int32 = 128) throws -> (fd: Int32, port: UInt16) {
+    package static func listen(on address: SocketAddress, backlog: Int32 = 128) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(address.domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
         setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
@@ -69,7 +69,7 @@ enum Socket {
     }
 
     /// A blocking stream socket connected to `address`, or the failure.
-    static func connect(to address: SocketAddress, timeout: Double) throws -> Int32 {
+    package static func connect(to address: SocketAddress, timeout: Double) throws -> Int32 {
         let fd = socket(address.domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
         setTimeout(fd, SO_SNDTIMEO, seconds: timeout)
@@ -86,7 +86,7 @@ enum Socket {
 
     /// Writes all of `bytes` (retrying short writes and EINTR); false when the peer is gone or
     /// the send timeout passed. MSG_NOSIGNAL: a vanished client must not raise SIGPIPE.
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL)) }
@@ -101,7 +101,7 @@ enum Socket {
 
     /// Waits until one of `fds` is readable (or has hung up), at most `timeout` seconds (nil:
     /// forever). Returns the readable descriptors; empty on timeout.
-    static func waitReadable(_ fds: [Int32], timeout: Double?) -> [Int32] {
+    package static func waitReadable(_ fds: [Int32], timeout: Double?) -> [Int32] {
         var set = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let ms: Int32 = timeout.map { Int32(max(0, min($0 * 1000, Double(Int32.max))).rounded(.up)) } ?? -1
         while true {
@@ -113,7 +113,7 @@ enum Socket {
     }
 
     /// The monotonic clock in seconds: for timeouts only, never for data.
-    static func monotonic() -> Double {
+    package static func monotonic() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -9,17 +9,22 @@ import IAPKit
 /// default). No jitter, so the schedule is the same every time. Apple retries App Store Server
 /// Notifications V2 on its own, longer schedule (1, 12, 24, 48, 72 hours); a test server wants
 /// minutes at most, so the shape is kept and the scale shortened.
-struct RetryPolicy: Equatable {
-    var attempts: Int = 5
-    var backoff: Double = 1
+package struct RetryPolicy: Equatable {
+    package var attempts: Int = 5
+    package var backoff: Double = 1
+
+    package init(attempts: Int = 5, backoff: Double = 1) {
+        self.attempts = attempts
+        self.backoff = backoff
+    }
 
     /// The pause after failed attempt `n` (1-based) before the next one.
-    func delay(afterAttempt n: Int) -> Double {
+    package func delay(afterAttempt n: Int) -> Double {
         backoff * Double(1 << min(max(n - 1, 0), 30))
     }
 
     /// Every pause of a notification that fails every attempt.
-    var schedule: [Double] { attempts > 1 ? (1..<attempts).map(delay(afterAttempt:)) : [] }
+    package var schedule: [Double] { attempts > 1 ? (1..<attempts).map(delay(afterAttempt:)) : [] }
 }
 
 /// Posts each new notification to the webhook, in order, with retries.
@@ -29,23 +34,23 @@ struct RetryPolicy: Equatable {
 /// a new `state` file into it), and at least every `interval` seconds. Waiting is injected
 /// (`wait` returns true when the server is stopping), so tests run the retry schedule without
 /// sleeping.
-final class WebhookDeliverer {
-    let source: any NotificationSource
-    let reader: any StoreReading
-    let transport: any WebhookTransport
-    let policy: RetryPolicy
+package final class WebhookDeliverer {
+    package let source: any NotificationSource
+    package let reader: any StoreReading
+    package let transport: any WebhookTransport
+    package let policy: RetryPolicy
     /// Pauses for a retry; true means "stop now".
-    let wait: (Double) -> Bool
-    let log: (String) -> Void
+    package let wait: (Double) -> Bool
+    package let log: (String) -> Void
     /// The sequence number of the last notification handled (delivered or given up on).
-    private(set) var cursor: UInt64
+    package private(set) var cursor: UInt64
     /// The journal length at the last look (nil before the first).
     private var seenJournalLength: UInt64?
     /// Called after each attempt with the notification's `seq` and Apple's `sendAttemptResult`
     /// for it (`serve` records it in the store for Get Test Notification Status).
-    var onAttempt: ((UInt64, String) -> Void)?
+    package var onAttempt: ((UInt64, String) -> Void)?
 
-    init(
+    package init(
         source: any NotificationSource, reader: any StoreReading, transport: any WebhookTransport, policy: RetryPolicy,
         since: UInt64,
         wait: @escaping (Double) -> Bool, log: @escaping (String) -> Void
@@ -62,7 +67,7 @@ final class WebhookDeliverer {
     /// Delivers every notification after the cursor. Returns false when told to stop while
     /// waiting to retry.
     @discardableResult
-    func deliverPending() -> Bool {
+    package func deliverPending() -> Bool {
         let pending: [(seq: UInt64, body: [UInt8])]
         do {
             let since = cursor
@@ -108,7 +113,7 @@ final class WebhookDeliverer {
     }
 
     /// Delivers after every commit until `stop`.
-    func run(until stop: StopSignal, watching storePath: String, interval: Double = 1) {
+    package func run(until stop: StopSignal, watching storePath: String, interval: Double = 1) {
         let watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         if watch >= 0 { _ = inotify_add_watch(watch, storePath, UInt32(IN_MOVED_TO)) }
         defer { if watch >= 0 { close(watch) } }

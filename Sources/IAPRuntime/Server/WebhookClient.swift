@@ -5,7 +5,7 @@ import IAPKit
 #endif
 
 /// The outcome of one webhook POST.
-enum WebhookAttempt: Equatable {
+package enum WebhookAttempt: Equatable {
     /// The receiver answered 2xx.
     case delivered(status: Int)
     /// It answered otherwise, or could not be reached; the reason names which.
@@ -18,7 +18,7 @@ extension WebhookAttempt {
     /// SUCCESS for a 2xx, UNSUCCESSFUL_HTTP_RESPONSE_CODE for another status, NO_RESPONSE when the
     /// receiver closed without answering, INVALID_RESPONSE for an answer that is not HTTP, and
     /// SOCKET_ISSUE when the connection or the send failed (the reasons `HTTPWebhookClient` gives).
-    var sendAttemptResult: String {
+    package var sendAttemptResult: String {
         switch self {
         case .delivered: return "SUCCESS"
         case .failed(let reason):
@@ -30,19 +30,24 @@ extension WebhookAttempt {
     }
 }
 
-protocol WebhookTransport: Sendable {
+package protocol WebhookTransport: Sendable {
     func post(_ body: [UInt8]) -> WebhookAttempt
 }
 
 /// A minimal HTTP/1.1 client over a blocking socket: one `POST` per connection
 /// (`Connection: close`), JSON body, success on any 2xx, as App Store Server Notifications
 /// count a delivery.
-struct HTTPWebhookClient: WebhookTransport {
-    let url: WebhookURL
+package struct HTTPWebhookClient: WebhookTransport {
+    package let url: WebhookURL
     /// Bounds connecting, sending and waiting for the answer.
-    var timeout: Double = 5
+    package var timeout: Double = 5
 
-    func post(_ body: [UInt8]) -> WebhookAttempt {
+    package init(url: WebhookURL, timeout: Double = 5) {
+        self.url = url
+        self.timeout = timeout
+    }
+
+    package func post(_ body: [UInt8]) -> WebhookAttempt {
         let fd: Int32
         do {
             fd = try Socket.connect(to: url.address, timeout: timeout)
@@ -76,7 +81,7 @@ struct HTTPWebhookClient: WebhookTransport {
     }
 
     /// Reads `HTTP/1.x NNN ...` from the start of a response.
-    static func outcome(of response: [UInt8], url: WebhookURL) -> WebhookAttempt {
+    package static func outcome(of response: [UInt8], url: WebhookURL) -> WebhookAttempt {
         let line = response.prefix { $0 != 0x0D && $0 != 0x0A }
         let parts = line.split(separator: 0x20, maxSplits: 2)
         guard parts.count >= 2, parts[0].starts(with: Array("HTTP/1.".utf8)), parts[1].count == 3,

@@ -6,8 +6,10 @@ import IAPKit
 
 /// `RealtimeCalling` for `iapctl serve`: POSTs to the loopback realtime URL with the webhook's
 /// HTTP client and measures the call on the monotonic clock.
-struct RealtimeHTTPCaller: RealtimeCalling {
-    func post(url: String, body: [UInt8]) -> (milliseconds: Int, result: String) {
+package struct RealtimeHTTPCaller: RealtimeCalling {
+    package init() {}
+
+    package func post(url: String, body: [UInt8]) -> (milliseconds: Int, result: String) {
         guard let target = try? WebhookURL(parsing: url) else { return (0, "OTHER") }
         var start = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)

@@ -7,12 +7,12 @@ import IAPKit
 #endif
 
 /// Reading a scenario file, and the scratch store a scenario runs against by default.
-enum ScenarioSource {
+package enum ScenarioSource {
     /// The bytes of the file at `path`.
     ///
     /// - Throws: ``StoreError/unreadable(path:reason:)`` (exit 66) when it is missing, a
     ///   directory, or unreadable.
-    static func read(_ path: String) throws(StoreError) -> [UInt8] {
+    package static func read(_ path: String) throws(StoreError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: path, reason: reason()) }
         defer { close(fd) }
@@ -30,7 +30,7 @@ enum ScenarioSource {
     }
 
     /// The directory part of `path` (`.` for a bare file name), for `$SCENARIO_DIR`.
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
@@ -38,7 +38,7 @@ enum ScenarioSource {
     /// Makes a new private directory under `$TMPDIR` (else `/tmp`) for a scenario's store.
     ///
     /// - Throws: ``StoreError/io(path:reason:)`` (exit 74) when it cannot be made.
-    static func makeScratchDirectory(environment: [String: String]) throws(StoreError) -> String {
+    package static func makeScratchDirectory(environment: [String: String]) throws(StoreError) -> String {
         var base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         var template = Array("\(base)/iapctl-run-XXXXXX".utf8CString)
@@ -49,7 +49,7 @@ enum ScenarioSource {
 
     /// Removes a scratch directory and everything in it (a store is one level of files, plus
     /// hosted content a few levels deep).
-    static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         if let dir = opendir(path) {
             while let entry = readdir(dir) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

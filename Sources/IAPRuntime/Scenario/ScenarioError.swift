@@ -3,16 +3,16 @@
 ///
 /// Rendered as `7:12: unterminated double quote (opened here); close it with "`; `iapctl run`
 /// prefixes the file name, as compilers do, and exits 65.
-struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
-    let line: Int
-    let column: Int
-    let message: String
+package struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let line: Int
+    package let column: Int
+    package let message: String
 
-    init(line: Int, column: Int, _ message: String) {
+    package init(line: Int, column: Int, _ message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
-    var description: String { "\(line):\(column): \(message)" }
+    package var description: String { "\(line):\(column): \(message)" }
 }

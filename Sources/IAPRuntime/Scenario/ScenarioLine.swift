@@ -3,14 +3,14 @@ import IAPKit
 
 /// One meaningful line of a scenario file: a command to run, an expectation to check, or a
 /// `let` that keeps a value. Blank lines and comments are not lines in this sense.
-struct ScenarioLine: Equatable, Sendable {
+package struct ScenarioLine: Equatable, Sendable {
     /// The 1-based line number in the file.
-    let number: Int
+    package let number: Int
     /// The line as written, without surrounding blanks: what failure reports quote.
-    let text: String
-    let kind: Kind
+    package let text: String
+    package let kind: Kind
 
-    enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// An iapctl command line, without the program name; `--store` is added when it runs.
         case command([ScenarioWord])
         /// `expect exit N`: the last command exited with N.
@@ -29,12 +29,12 @@ struct ScenarioLine: Equatable, Sendable {
         case bind(name: String, path: JSONPath)
     }
 
-    enum Stream: String, Equatable, Sendable {
+    package enum Stream: String, Equatable, Sendable {
         case stdout, stderr
     }
 
     /// The right side of `expect json PATH == VALUE`.
-    enum Value: Equatable, Sendable {
+    package enum Value: Equatable, Sendable {
         /// A JSON literal: `"purchased"`, `1`, `true`, `null`, `[]`.
         case json(JSONValue)
         /// One bare or quoted word, meaning a string: `purchased`, `$TX`, `'two words'`.
@@ -42,7 +42,7 @@ struct ScenarioLine: Equatable, Sendable {
     }
 
     /// Whether the line checks something (counts in `N passed, M failed`).
-    var isCheck: Bool {
+    package var isCheck: Bool {
         if case .command = kind { return false }
         return true
     }

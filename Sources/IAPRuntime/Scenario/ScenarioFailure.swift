@@ -5,16 +5,16 @@
 ///   expected: "purchased"
 ///   actual:   "failed"
 /// ```
-struct ScenarioFailure: Equatable, Sendable {
+package struct ScenarioFailure: Equatable, Sendable {
     /// The line of the check (or of the command that failed on its own).
-    let line: Int
+    package let line: Int
     /// That line as written.
-    let source: String
-    let expected: String
-    let actual: String
+    package let source: String
+    package let expected: String
+    package let actual: String
 
     /// The report's lines for a file shown as `file`.
-    func rendered(file: String) -> String {
+    package func rendered(file: String) -> String {
         "\(file):\(line): \(source)\n  expected: \(expected)\n  actual:   \(actual)\n"
     }
 }

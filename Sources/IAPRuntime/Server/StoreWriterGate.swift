@@ -1,5 +1,4 @@
 import IAPKit
-import IAPRuntime
 
 /// `StoreWriting` for `iapctl serve`'s request threads, with group commit (docs/serve.md).
 ///
@@ -17,10 +16,10 @@ import IAPRuntime
 /// The store's file lock is taken once per batch, so the CLI, the webhook and the readers see a
 /// batch as one commit, and a CLI writer waiting on the lock gets it between batches; the batch
 /// bound keeps the lock's hold time short.
-final class StoreWriterGate: StoreWriting, @unchecked Sendable {
+package final class StoreWriterGate: StoreWriting, @unchecked Sendable {
     /// Requests one batch runs at most: 16 loopback clients fit in one, and a batch of server
     /// API bodies holds the lock for well under a millisecond plus the sync.
-    static let maximumBatch = 32
+    package static let maximumBatch = 32
 
     private let store: Store
     private let condition = Condition()
@@ -40,14 +39,14 @@ final class StoreWriterGate: StoreWriting, @unchecked Sendable {
         init(_ body: @escaping (StoreSession) throws -> Void) { self.body = body }
     }
 
-    init(path: String, lockTimeout: Double) {
+    package init(path: String, lockTimeout: Double) {
         store = Store(path: path, lockTimeout: lockTimeout)
         // The batch's session is kept while nothing else commits (`Store.keepsSession`: two
         // `stat`s say so), instead of loading the checkpoint and catalog for every batch.
         store.keepsSession = true
     }
 
-    func write<R>(_ body: (StoreSession) throws -> R) throws -> R {
+    package func write<R>(_ body: (StoreSession) throws -> R) throws -> R {
         var result: Result<R, any Error>?
         let job: Job = withoutActuallyEscaping(body) { body in
             let job = Job { session in

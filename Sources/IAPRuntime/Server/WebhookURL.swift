@@ -3,16 +3,16 @@
 /// Only loopback is accepted: the webhook carries the store's purchases, and the server is a
 /// test fixture for a backend running on the same machine. Plain `http` only (there is no TLS
 /// client in iapctl, and none is needed on loopback).
-struct WebhookURL: Equatable, CustomStringConvertible {
-    let address: SocketAddress
+package struct WebhookURL: Equatable, CustomStringConvertible {
+    package let address: SocketAddress
     /// The host as written (for the Host header).
-    let host: String
-    let path: String
+    package let host: String
+    package let path: String
 
-    var description: String { "http://\(host):\(address.port)\(path)" }
+    package var description: String { "http://\(host):\(address.port)\(path)" }
 
     /// Parses `text`, or throws a one-line reason naming it and the fix.
-    init(parsing text: String) throws(WebhookURLError) {
+    package init(parsing text: String) throws(WebhookURLError) {
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") else {
             if lower.hasPrefix("https://") {
@@ -68,8 +68,8 @@ struct WebhookURL: Equatable, CustomStringConvertible {
     }
 }
 
-struct WebhookURLError: Error, CustomStringConvertible {
-    let description: String
+package struct WebhookURLError: Error, CustomStringConvertible {
+    package let description: String
 
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -3,24 +3,24 @@
 ///
 /// `buy "$PRODUCT" --account 'Handsome Jon'` has three words after `buy`; the first is one
 /// variable, the last one literal text with its space kept.
-struct ScenarioWord: Equatable, Sendable, CustomStringConvertible {
-    enum Part: Equatable, Sendable {
+package struct ScenarioWord: Equatable, Sendable, CustomStringConvertible {
+    package enum Part: Equatable, Sendable {
         case text(String)
         case variable(String)
     }
 
     /// Adjacent text is merged, so a literal word is exactly one `.text` part.
-    private(set) var parts: [Part]
+    package private(set) var parts: [Part]
 
-    init(_ parts: [Part] = []) {
+    package init(_ parts: [Part] = []) {
         self.parts = []
         for part in parts { append(part) }
     }
 
     /// A word without variables.
-    static func literal(_ text: String) -> ScenarioWord { ScenarioWord([.text(text)]) }
+    package static func literal(_ text: String) -> ScenarioWord { ScenarioWord([.text(text)]) }
 
-    mutating func append(_ part: Part) {
+    package mutating func append(_ part: Part) {
         if case .text(let new) = part, case .text(let old)? = parts.last {
             parts[parts.count - 1] = .text(old + new)
         } else if case .text(let new) = part, new.isEmpty {
@@ -31,7 +31,7 @@ struct ScenarioWord: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The text when the word has no variables; nil when it has.
-    var literal: String? {
+    package var literal: String? {
         var text = ""
         for part in parts {
             guard case .text(let t) = part else { return nil }
@@ -41,7 +41,7 @@ struct ScenarioWord: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The names of the variables the word uses, in order.
-    var variables: [String] {
+    package var variables: [String] {
         parts.compactMap { part in
             if case .variable(let name) = part { return name }
             return nil
@@ -51,7 +51,7 @@ struct ScenarioWord: Equatable, Sendable, CustomStringConvertible {
     /// The word with each variable replaced by `value(name)`.
     ///
     /// - Throws: whatever `value` throws for a variable without a value.
-    func resolved<E: Error>(_ value: (String) throws(E) -> String) throws(E) -> String {
+    package func resolved<E: Error>(_ value: (String) throws(E) -> String) throws(E) -> String {
         // A literal word (most of them) is its one text part, shared rather than copied.
         if parts.count == 1, case .text(let t) = parts[0] { return t }
         var text = ""
@@ -65,7 +65,7 @@ struct ScenarioWord: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The word as it could be written back: variables as `${NAME}`.
-    var description: String {
+    package var description: String {
         parts.map { part in
             switch part {
             case .text(let t): return t
