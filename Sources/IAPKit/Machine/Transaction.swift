@@ -302,7 +302,10 @@ public struct Transaction: Hashable, Sendable, Codable {
     /// Shared between copies until one of them changes a field (`fields`'s `_modify` then
     /// copies it first), so a box is never mutated while another transaction holds it.
     final class Box: @unchecked Sendable {
-        var fields: Fields
+        /// Unchecked: a box is reached only through its `Transaction`, whose own exclusivity the
+        /// compiler enforces, and is written only while that transaction holds it alone (`fields`
+        /// below). A checked class property made every field read a runtime access check.
+        @exclusivity(unchecked) var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
