@@ -137,7 +137,8 @@ public final class StoreSession {
         let effects = try next.apply(command, archive: HistoryArchive(base: self))
         if let failure = next.state.queue.readFailure { throw failure }
         try commit(machine.state, next.state, effects)
-        machine = next
+        // Swapped in, not assigned: no second copy of the machine, and one destroyed, not two.
+        swap(&machine, &next)
         interpret(effects.storeEffects)
         return effects
     }
