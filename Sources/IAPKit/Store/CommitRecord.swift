@@ -19,9 +19,21 @@ enum CommitRecord {
         case versions = 1, finals, events, legacyEvents, state
     }
 
-    /// Builds the record of one commit from what `apply` did and the states around it.
+    /// Builds the record of one commit from what `apply` did and the states around it; with no
+    /// state before (a journal's first commit), the delta holds every field.
     static func encode(
         effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], from old: StoreState?, to new: StoreState
+    ) -> (payload: [UInt8], finals: [(TransactionID, Int)]) {
+        if let old { return encode(effects: effects, legacyEvents: legacyEvents, changesFrom: old, to: new) }
+        return encode(effects: effects, legacyEvents: legacyEvents, changesFrom: StateDeltaCodec.base, full: true, to: new)
+    }
+
+    /// `encode(effects:legacyEvents:from:to:)` with the state before given, not optional: a
+    /// commit's two states are borrowed throughout, where an optional one was copied (a retain
+    /// and a release of every field of the state) each time it was unwrapped.
+    static func encode(
+        effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], changesFrom old: StoreState,
+        full: Bool = false, to new: StoreState
     ) -> (payload: [UInt8], finals: [(TransactionID, Int)]) {
         // `finals` pairs each changed transaction with where its latest version's length prefix
         // starts in the payload (what the index records).
@@ -98,10 +110,10 @@ enum CommitRecord {
         w.varint(Section.state.rawValue)
         // Not in a closure: capturing the two states copied both.
         let deltaStart = w.beginBlock()
-        StateDeltaCodec.encode(from: old, to: new, into: &w)
+        StateDeltaCodec.encode(changesFrom: old, full: full, to: new, into: &w)
         w.endBlock(deltaStart)
         // An empty delta (its end tag alone, one byte behind a one-byte length) is left out.
-        if old != nil && w.bytes.count == deltaStart + 2 && w.bytes[deltaStart + 1] == 0 {
+        if !full && w.bytes.count == deltaStart + 2 && w.bytes[deltaStart + 1] == 0 {
             w.bytes.removeSubrange(beforeState...)
         }
         return (w.bytes, finals.map { (versions[$0].id, offsets[$0]) })

@@ -48,10 +48,15 @@ enum StateDeltaCodec {
     static func encode(from old: StoreState?, to new: StoreState, into w: inout ByteWriter) {
         // Borrowed, not copied: `old ?? base` made a copy of the whole state (a retain and a
         // release of every field) for every commit.
-        if let old { encode(old, new, full: false, into: &w) } else { encode(base, new, full: true, into: &w) }
+        if let old {
+            encode(changesFrom: old, to: new, into: &w)
+        } else {
+            encode(changesFrom: base, full: true, to: new, into: &w)
+        }
     }
 
-    private static func encode(_ o: StoreState, _ new: StoreState, full: Bool, into w: inout ByteWriter) {
+    /// The changes from `o` to `new`, or with `full` every field of `new` (`o` then being `base`).
+    static func encode(changesFrom o: StoreState, full: Bool = false, to new: StoreState, into w: inout ByteWriter) {
         func tag(_ f: Field) { w.varint(f.rawValue) }
         if full || o.bundleID != new.bundleID {
             tag(.bundleID)

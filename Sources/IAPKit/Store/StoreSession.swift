@@ -207,7 +207,7 @@ public final class StoreSession {
     private func commit(_ old: StoreState, _ new: StoreState, _ effects: Effects) throws(StoreError) {
         guard let journal, let index, let archive else { return }
         if effects.events.isEmpty && effects.transactions.isEmpty && old == new { return }
-        let (payload, finals) = CommitRecord.encode(effects: effects, from: old, to: new)
+        let (payload, finals) = CommitRecord.encode(effects: effects, changesFrom: old, to: new)
         let frame = Journal.frame(payload: payload)
         try journal.append(frame, at: end, sync: syncs)
         let frameOffset = end
