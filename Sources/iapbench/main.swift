@@ -49,7 +49,9 @@ func runBenchmarks() throws {
         return
     }
     if arguments.contains("--machine-only") {
-        BenchmarkReport.print([try FoundationBenchmarks.machineCycles(1_000_000)])
+        // `--cycles N`: fewer cycles, for a profile under callgrind.
+        let cycles = option("--cycles", in: arguments).flatMap { Int($0) } ?? 1_000_000
+        BenchmarkReport.print([try FoundationBenchmarks.machineCycles(cycles)])
         return
     }
     figures += try FoundationBenchmarks.run(binary: binary, scratch: scratch, large: quick ? 20_000 : 100_000, quick: quick)

@@ -96,7 +96,11 @@ struct ParsedInvocation: Equatable, Sendable {
         // Most of a command's options are not given: empty tables are not hashed into, and the
         // few bound arguments are compared rather than hashed (`iapctl run` asks this a dozen
         // times a line).
-        (!flagNames.isEmpty && flagNames.contains(name)) || (!optionValues.isEmpty && optionValues[name] != nil)
+        // A handful of given options (the globals `run` passes) are compared too: `buy` asks
+        // about its twelve offer options on every line.
+        (flagNames.count <= 4 ? flagNames.contains { $0 == name } : flagNames.contains(name))
+            || (optionValues.count <= 4
+                ? optionValues.contains { $0.key == name } : optionValues[name] != nil)
             || positionalValues.contains { $0.key == name && !$0.value.isEmpty }
     }
 

@@ -242,7 +242,9 @@ public struct Storefront: Hashable, Sendable {
     /// purchase looks its storefront up, and a one-process `buy` would otherwise spend more on
     /// building that index (and on the runtime's first lookups for its types) than on the search.
     public static func named(_ code: String) -> Storefront? {
-        let upper = code.uppercased()
+        // Codes are stored upper-case (every transaction's is): uppercasing one costs more than
+        // the search, so only a code with a lower-case or non-ASCII letter is uppercased.
+        let upper = code.utf8.contains { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 } ? code.uppercased() : code
         var low = 0
         var high = all.count
         while low < high {
@@ -274,21 +276,20 @@ public struct Storefront: Hashable, Sendable {
     /// decimals than the currency has is rounded as StoreKit's formatter does (half to even).
     public func localizedPrice(_ price: Price) -> String {
         let text = price.rounded(toFractionDigits: fractionDigits).decimalString(fractionDigits: fractionDigits)
-        let parts = text.split(separator: ".", maxSplits: 1)
-        // Strings and characters only: appending a Substring goes through the standard library's
-        // unspecialized generic path, whose first use costs a `buy` more than the formatting.
-        let whole = parts[0]
-        let digits = whole.count
+        // The text is ASCII (digits, a sign, a point): read as bytes, with no split into
+        // substrings and no walk over Characters. Strings and characters are appended only:
+        // appending a Substring goes through the standard library's unspecialized generic
+        // path, whose first use costs a `buy` more than the formatting.
+        let utf8 = Array(text.utf8)
+        let point = utf8.firstIndex(of: UInt8(ascii: ".")) ?? utf8.count
         var result = symbol
-        var i = 0
-        for ch in whole {
-            if i > 0 && (digits - i) % 3 == 0 { result.append(",") }
-            result.append(ch)
-            i += 1
+        for i in 0..<point {
+            if i > 0 && (point - i) % 3 == 0 { result.append(",") }
+            result.append(Character(Unicode.Scalar(utf8[i])))
         }
-        if parts.count > 1 {
+        if point < utf8.count - 1 {
             result.append(".")
-            result.append(String(parts[1]))
+            result.append(String(decoding: utf8[(point + 1)...], as: UTF8.self))
         }
         return result
     }

@@ -346,7 +346,8 @@ extension Machine {
     /// The offer request of a purchasing transaction, taken out of the state: the purchase
     /// completes with it now.
     mutating func takeOfferRequest(_ id: TransactionID) -> OfferRequest? {
-        guard let request = state.offers.requests[id] else { return nil }
+        // Most stores hold no offer state at all: no empty tables to build and hash into.
+        guard let request = state.offerState?.requests[id] else { return nil }
         state.offers.requests[id] = nil
         return request
     }

@@ -17,18 +17,24 @@ public struct Machine: Sendable {
     /// module would otherwise run the unspecialized generic `apply`, passing the archive's type
     /// through every command's code; this overload is specialized inside IAPKit.
     public mutating func apply(_ command: Command, archive: MemoryArchive) throws(StoreError) -> Effects {
-        try applyCommand(command, archive: archive)
+        var effects = Effects()
+        try applyCommand(command, archive: archive, into: &effects)
+        return effects
     }
 
     /// Applies one command. On a thrown error the state is unchanged (commands validate before
     /// they mutate), so a refused command never leaves a half-done store.
     public mutating func apply(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
-        try applyCommand(command, archive: archive)
+        var effects = Effects()
+        try applyCommand(command, archive: archive, into: &effects)
+        return effects
     }
 
-    /// The body of both `apply`s.
-    private mutating func applyCommand(_ command: Command, archive: some TransactionArchive) throws(StoreError) -> Effects {
-        var effects = Effects()
+    /// The body of both `apply`s, into the caller's `effects` (returning them from here copied
+    /// the whole value, and destroyed the original, on every apply).
+    private mutating func applyCommand(
+        _ command: Command, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
         let before = watchesDateLimit(command) ? state : nil
         switch command {
         case .requestProducts(let ids):
@@ -117,7 +123,6 @@ public struct Machine: Sendable {
             state = before
             throw problem
         }
-        return effects
     }
 
     // MARK: - Products
@@ -217,10 +222,19 @@ public struct Machine: Sendable {
     private mutating func finish(_ ids: [TransactionID], archive: some TransactionArchive, into effects: inout Effects)
         throws(StoreError)
     {
-        // One id (the common finish) needs no set to drop repeats.
+        // One id (the common finish) needs no set to drop repeats, nor a list of targets.
+        if ids.count == 1 {
+            let id = ids[0]
+            guard let t = state.queued(id) else {
+                if try archive.transaction(id) != nil { throw .alreadyFinished(id) }
+                throw .unknownTransaction(id)
+            }
+            guard t.state.isFinishable else { throw .cannotFinish(id, state: t.state.name) }
+            return finishValidated(t, into: &effects)
+        }
         var seen: Set<TransactionID> = []
         var targets: [Transaction] = []
-        for id in ids where ids.count == 1 || seen.insert(id).inserted {
+        for id in ids where seen.insert(id).inserted {
             guard let t = state.queued(id) else {
                 if try archive.transaction(id) != nil { throw .alreadyFinished(id) }
                 throw .unknownTransaction(id)

@@ -168,15 +168,18 @@ extension ExitCode {
     }
 
     public init(_ finish: Finish) {
-        var codes: [ExitCode] = []
+        // `worst` of the steps' codes, without building the list: a failure beats pending.
+        var pending = false
         for step in finish.steps {
             switch step {
-            case .finished: codes.append(.success)
-            case .postponed: codes.append(.pending)
-            case .deliveryFailed, .undelivered: codes.append(.declined)
+            case .finished: continue
+            case .postponed: pending = true
+            case .deliveryFailed, .undelivered:
+                self = .declined
+                return
             }
         }
-        self = .worst(codes)
+        self = pending ? .pending : .success
     }
 
     /// Several results as one: a failure beats pending beats success.

@@ -110,11 +110,36 @@ extension ByteReader {
 }
 
 extension ByteWriter {
-    /// Writes a varint length and then what `body` writes.
-    mutating func block(_ body: (inout ByteWriter) -> Void) {
-        var inner = ByteWriter(capacity: 64)
-        body(&inner)
-        varint(UInt64(inner.bytes.count))
-        bytes.append(contentsOf: inner.bytes)
+    /// Writes a varint length and then what `body` writes: in place, behind a one-byte length
+    /// that is widened after when the block turns out 128 bytes or longer, rather than in an
+    /// inner buffer allocated and copied for every record. Returns how many bytes the length
+    /// took beyond that one (how far positions `body` saw in `bytes` moved).
+    @discardableResult
+    mutating func block(_ body: (inout ByteWriter) -> Void) -> Int {
+        let start = beginBlock()
+        body(&self)
+        return endBlock(start)
+    }
+
+    /// `block` in two halves, for a caller that writes the block itself: reserves the length
+    /// byte and returns where it is.
+    mutating func beginBlock() -> Int {
+        bytes.append(0)
+        return bytes.count - 1
+    }
+
+    /// Writes the length of what follows `start` (from `beginBlock`), widening it when 128 bytes
+    /// or more; returns how many bytes it took beyond the one reserved.
+    @discardableResult
+    mutating func endBlock(_ start: Int) -> Int {
+        let n = bytes.count - start - 1
+        if n < 0x80 {
+            bytes[start] = UInt8(n)
+            return 0
+        }
+        var prefix = ByteWriter(capacity: 10)
+        prefix.varint(UInt64(n))
+        bytes.replaceSubrange(start..<(start + 1), with: prefix.bytes)
+        return prefix.bytes.count - 1
     }
 }

@@ -19,9 +19,21 @@ enum CommitRecord {
         case versions = 1, finals, events, legacyEvents, state
     }
 
-    /// Builds the record of one commit from what `apply` did and the states around it.
+    /// Builds the record of one commit from what `apply` did and the states around it; with no
+    /// state before (a journal's first commit), the delta holds every field.
     static func encode(
         effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], from old: StoreState?, to new: StoreState
+    ) -> (payload: [UInt8], finals: [(TransactionID, Int)]) {
+        if let old { return encode(effects: effects, legacyEvents: legacyEvents, changesFrom: old, to: new) }
+        return encode(effects: effects, legacyEvents: legacyEvents, changesFrom: StateDeltaCodec.base, full: true, to: new)
+    }
+
+    /// `encode(effects:legacyEvents:from:to:)` with the state before given, not optional: a
+    /// commit's two states are borrowed throughout, where an optional one was copied (a retain
+    /// and a release of every field of the state) each time it was unwrapped.
+    static func encode(
+        effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], changesFrom old: StoreState,
+        full: Bool = false, to new: StoreState
     ) -> (payload: [UInt8], finals: [(TransactionID, Int)]) {
         // `finals` pairs each changed transaction with where its latest version's length prefix
         // starts in the payload (what the index records).
@@ -53,25 +65,23 @@ enum CommitRecord {
         }
         let finals = effects.transactions.map(ref)
 
-        var w = ByteWriter(capacity: 128 * versions.count + events.bytes.count + 128)
+        // One buffer: each section and version is written in place behind a length prefix that
+        // is fixed up after (`ByteWriter.block`), not built in a buffer of its own and copied.
+        var w = ByteWriter(capacity: 192 * versions.count + events.bytes.count + 96)
         var offsets: [Int] = []
         if !versions.isEmpty {
-            var section = ByteWriter(capacity: 128 * versions.count)
-            section.varint(UInt64(versions.count))
-            var record = ByteWriter(capacity: 160)
-            var relative: [Int] = []
-            for t in versions {
-                record.bytes.removeAll(keepingCapacity: true)
-                TransactionRecordCodec.encode(t, into: &record)
-                relative.append(section.bytes.count)
-                section.varint(UInt64(record.bytes.count))
-                section.raw(record.bytes)
-            }
+            offsets.reserveCapacity(versions.count)
             w.varint(Section.versions.rawValue)
-            w.varint(UInt64(section.bytes.count))
-            let start = w.bytes.count
-            w.raw(section.bytes)
-            offsets = relative.map { start + $0 }
+            // Where each version's length prefix starts, moved by however longer than one byte
+            // the section's own length prefix turned out.
+            let moved = w.block { section in
+                section.varint(UInt64(versions.count))
+                for t in versions {
+                    offsets.append(section.bytes.count)
+                    section.block { TransactionRecordCodec.encode(t, into: &$0) }
+                }
+            }
+            if moved > 0 { for i in offsets.indices { offsets[i] += moved } }
         }
         if !finals.isEmpty {
             w.varint(Section.finals.rawValue)
@@ -96,12 +106,15 @@ enum CommitRecord {
                 }
             }
         }
-        var delta = ByteWriter(capacity: 64)
-        StateDeltaCodec.encode(from: old, to: new, into: &delta)
-        if delta.bytes != [0] || old == nil {
-            w.varint(Section.state.rawValue)
-            w.varint(UInt64(delta.bytes.count))
-            w.raw(delta.bytes)
+        let beforeState = w.bytes.count
+        w.varint(Section.state.rawValue)
+        // Not in a closure: capturing the two states copied both.
+        let deltaStart = w.beginBlock()
+        StateDeltaCodec.encode(changesFrom: old, full: full, to: new, into: &w)
+        w.endBlock(deltaStart)
+        // An empty delta (its end tag alone, one byte behind a one-byte length) is left out.
+        if !full && w.bytes.count == deltaStart + 2 && w.bytes[deltaStart + 1] == 0 {
+            w.bytes.removeSubrange(beforeState...)
         }
         return (w.bytes, finals.map { (versions[$0].id, offsets[$0]) })
     }

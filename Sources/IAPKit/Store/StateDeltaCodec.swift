@@ -46,8 +46,17 @@ enum StateDeltaCodec {
     }
 
     static func encode(from old: StoreState?, to new: StoreState, into w: inout ByteWriter) {
-        let full = old == nil
-        let o = old ?? base
+        // Borrowed, not copied: `old ?? base` made a copy of the whole state (a retain and a
+        // release of every field) for every commit.
+        if let old {
+            encode(changesFrom: old, to: new, into: &w)
+        } else {
+            encode(changesFrom: base, full: true, to: new, into: &w)
+        }
+    }
+
+    /// The changes from `o` to `new`, or with `full` every field of `new` (`o` then being `base`).
+    static func encode(changesFrom o: StoreState, full: Bool = false, to new: StoreState, into w: inout ByteWriter) {
         func tag(_ f: Field) { w.varint(f.rawValue) }
         if full || o.bundleID != new.bundleID {
             tag(.bundleID)
@@ -204,13 +213,27 @@ enum StateDeltaCodec {
         key: (inout ByteWriter, K) -> Void
     ) {
         guard full || old != new else { return }
-        var changed: [K] = []
-        for (k, v) in new where full || old[k] != v { changed.append(k) }
-        for k in changed.sorted() {
+        // One lookup per key: the changed values are kept with their keys, and old keys are
+        // looked for in `new` only when some of them were not met there.
+        var changed: [(key: K, value: V)] = []
+        var kept = 0
+        for (k, v) in new {
+            if full {
+                changed.append((k, v))
+            } else if let was = old[k] {
+                kept += 1
+                if was != v { changed.append((k, v)) }
+            } else {
+                changed.append((k, v))
+            }
+        }
+        if changed.count > 1 { changed.sort { $0.key < $1.key } }
+        for (k, v) in changed {
             w.varint(upsert.rawValue)
             key(&w, k)
-            w.record(new[k]!)
+            w.record(v)
         }
+        guard kept < old.count else { return }
         var removed: [K] = []
         for k in old.keys where new[k] == nil { removed.append(k) }
         for k in removed.sorted() {

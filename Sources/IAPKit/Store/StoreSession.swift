@@ -142,7 +142,8 @@ public final class StoreSession {
         let effects = try next.apply(command, archive: HistoryArchive(base: self))
         if let failure = next.state.queue.readFailure { throw failure }
         try commit(machine.state, next.state, effects)
-        machine = next
+        // Swapped in, not assigned: no second copy of the machine, and one destroyed, not two.
+        swap(&machine, &next)
         interpret(effects.storeEffects)
         return effects
     }
@@ -211,7 +212,7 @@ public final class StoreSession {
     private func commit(_ old: StoreState, _ new: StoreState, _ effects: Effects) throws(StoreError) {
         guard let journal, let index, let archive else { return }
         if effects.events.isEmpty && effects.transactions.isEmpty && old == new { return }
-        let (payload, finals) = CommitRecord.encode(effects: effects, from: old, to: new)
+        let (payload, finals) = CommitRecord.encode(effects: effects, changesFrom: old, to: new)
         let frame = Journal.frame(payload: payload)
         try journal.append(frame, at: end, sync: syncs)
         let frameOffset = end
