@@ -258,7 +258,18 @@ public final class StoreSession {
         next.journalLength = end
         next.state = state
         let bytes = next.encoded()
-        try PosixFile.replaceAtomically(statePath, with: bytes, directory: storePath, sync: syncs)
+        if syncs {
+            try PosixFile.replaceAtomically(statePath, with: bytes, directory: storePath)
+        } else {
+            // A store whose commits are not synced is `iapctl run`'s temporary one: no other
+            // process reads it, and a run that dies leaves it behind unused, so its checkpoint is
+            // rewritten in place over the same blocks, then cut to length. On ext4 a temporary
+            // file and a rename, or an O_TRUNC open, cost about 150 microseconds each (the blocks
+            // are freed and allocated again), this about 3: 20,000 lines make some 650.
+            let file = try PosixFile.openForWriting(statePath)
+            try file.write(bytes, at: 0)
+            try file.truncate(to: UInt64(bytes.count))
+        }
         stateFile = next
         stateSize = bytes.count
     }
