@@ -46,16 +46,6 @@ public enum CRC32C {
         return ~c
     }
 
-    /// The byte-at-a-time definition, which the sliced `checksum` must equal (tests compare them).
-    package static func referenceChecksum(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
-        var c = ~crc
-        for byte in bytes {
-            c ^= UInt32(byte)
-            for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0x82F6_3B78 : c >> 1 }
-        }
-        return ~c
-    }
-
     public static func checksum(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0, continuing: crc) }
     }
