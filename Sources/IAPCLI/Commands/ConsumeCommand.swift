@@ -28,7 +28,9 @@ enum ConsumeCommand {
             if c.json {
                 c.printJSON { LedgerJSON.write(product, entry, into: &$0) }
             } else {
-                for e in effects.events { EventText.line(e).map { c.stdout.line($0) } }
+                if case .consumed(let product, let count, let balance) = effects.outcome {
+                    c.stdout.line(EventText.consumed(product, count: count, balance: balance))
+                }
             }
             return .success
         }

@@ -44,7 +44,7 @@ enum EventText {
         case .faultsCleared(let count):
             return "\(count) fault\(count == 1 ? "" : "s") cleared"
         case .productConsumed(let product, let count, let balance):
-            return "consumed \(count) of \(product); balance \(balance)"
+            return consumed(product, count: count, balance: balance)
         case .receipt(let event):
             return ReceiptEventText.line(event)
         case .offerKeyAdded(let key):
@@ -112,6 +112,11 @@ enum EventText {
     static func fired(_ f: Fault) -> String { "fault #\(f.id) fired at \(f.point.rawValue): \(f.error) (\(f.remaining) left)" }
 
     /// One line for each step of a finish, as the finish events read.
+    /// `consume`'s line, and its `productConsumed` event's.
+    static func consumed(_ product: ProductID, count: Int, balance: Int) -> String {
+        "consumed \(count) of \(product); balance \(balance)"
+    }
+
     static func lines(_ finish: Finish) -> [String] {
         finish.steps.compactMap { step in
             switch step {

@@ -36,5 +36,6 @@ extension Machine {
         entry.consumed += count
         state.ledger[id] = entry
         emit(.productConsumed(id, count: count, balance: entry.balance), into: &effects)
+        effects.outcome = .consumed(id, count: count, balance: entry.balance)
     }
 }

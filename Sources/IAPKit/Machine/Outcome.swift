@@ -41,6 +41,8 @@ public enum Outcome: Hashable, Sendable {
     case life(LifeOutcome)
     /// `family add|remove`: the member, and what was shared with it or revoked from it.
     case family(FamilyResult)
+    /// `consume`: the units used up and the balance left.
+    case consumed(ProductID, count: Int, balance: Int)
     /// A StoreKit API call an armed fault failed (`Command.simulatedAPI`): exit 1.
     case apiFailed(FaultPoint, TransactionError)
 }
@@ -134,7 +136,7 @@ extension ExitCode {
     /// a restore, refresh or verification that failed 1.
     public init(_ outcome: Outcome) {
         switch outcome {
-        case .done, .faultAdded, .faultsCleared, .launch, .declined, .life, .family: self = .success
+        case .done, .faultAdded, .faultsCleared, .launch, .declined, .life, .family, .consumed: self = .success
         case .payment(let p): self = ExitCode(p)
         case .promoted(let decision, _, let then):
             if let then {
