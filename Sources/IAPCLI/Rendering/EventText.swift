@@ -111,12 +111,12 @@ enum EventText {
 
     static func fired(_ f: Fault) -> String { "fault #\(f.id) fired at \(f.point.rawValue): \(f.error) (\(f.remaining) left)" }
 
-    /// One line for each step of a finish, as the finish events read.
     /// `consume`'s line, and its `productConsumed` event's.
     static func consumed(_ product: ProductID, count: Int, balance: Int) -> String {
         "consumed \(count) of \(product); balance \(balance)"
     }
 
+    /// One line for each step of a finish, as the finish events read.
     static func lines(_ finish: Finish) -> [String] {
         finish.steps.compactMap { step in
             switch step {
