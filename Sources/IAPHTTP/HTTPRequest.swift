@@ -71,8 +71,8 @@ public struct HTTPRequest: Sendable, Equatable {
 public enum PercentDecoding {
     /// The decoded text, or nil for a malformed escape or invalid UTF-8.
     public static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        guard text.utf8.contains(0x25) || (plusIsSpace && text.utf8.contains(0x2B)) else { return String(text) }
         let utf8 = Array(text.utf8)
-        guard utf8.contains(0x25) || (plusIsSpace && utf8.contains(0x2B)) else { return String(text) }
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
         var i = 0

@@ -355,14 +355,19 @@ public struct HTTPRequestParser: Sendable {
 
     /// `method SP request-target SP HTTP-version`, exactly (RFC 9112 section 3).
     static func parseRequestLine(_ line: ArraySlice<UInt8>) -> Result<HTTPRequest, HTTPParseError> {
-        let shown = printable(line)
-        let spaces = line.indices.filter { line[$0] == 0x20 }
-        guard spaces.count == 2 else {
-            return .failure(.malformedRequestLine("expected 'METHOD /path HTTP/1.1', got '\(shown)'"))
+        // The two spaces, found without building a list (this runs for every request).
+        var spaces: (Int, Int) = (-1, -1)
+        var count = 0
+        for i in line.indices where line[i] == 0x20 {
+            if count == 0 { spaces.0 = i } else if count == 1 { spaces.1 = i }
+            count += 1
         }
-        let method = line[line.startIndex..<spaces[0]]
-        let target = line[spaces[0] + 1..<spaces[1]]
-        let version = line[spaces[1] + 1..<line.endIndex]
+        guard count == 2 else {
+            return .failure(.malformedRequestLine("expected 'METHOD /path HTTP/1.1', got '\(printable(line))'"))
+        }
+        let method = line[line.startIndex..<spaces.0]
+        let target = line[spaces.0 + 1..<spaces.1]
+        let version = line[spaces.1 + 1..<line.endIndex]
         guard !method.isEmpty, method.allSatisfy(isTokenByte) else {
             return .failure(.malformedRequestLine("method '\(printable(method))' is not a token"))
         }

@@ -171,9 +171,13 @@ public struct AppStoreConnectTokenVerifier: BearerTokenVerifier {
 
     /// The token of a `Bearer <JWT>` header value, as `verify` reads it.
     static func bearerToken(_ authorization: String) -> Substring? {
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].drop { $0 == " " }
+        // By bytes (this runs for every request): the scheme up to the first space, then the
+        // token after any further spaces; a space is ASCII, so its index bounds valid substrings.
+        let utf8 = authorization.utf8
+        guard let space = utf8.firstIndex(of: 0x20), authorization[..<space].lowercased() == "bearer" else { return nil }
+        var start = utf8.index(after: space)
+        while start < utf8.endIndex && utf8[start] == 0x20 { start = utf8.index(after: start) }
+        return authorization[start...]
     }
 
     /// Why the clock refuses a token with these times, or nil: `iat` (when present) not after

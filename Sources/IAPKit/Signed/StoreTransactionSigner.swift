@@ -123,9 +123,27 @@ public final class SignedPayloadCache: Sendable {
     public let capacity: Int
 
     private struct Table {
-        var signed: [[UInt8]: String] = [:]
-        var order: [[UInt8]] = []
+        var signed: [Key: String] = [:]
+        var order: [Key] = []
         var next = 0
+    }
+
+    /// A payload with its hash computed once, outside the lock, over the bytes as one block
+    /// (`Hasher.combine(bytes:)`): an `[UInt8]` key hashes byte by byte, which for kilobyte
+    /// payloads cost more than the rest of the lookup, and did it while holding the lock.
+    private struct Key: Hashable, Sendable {
+        let bytes: [UInt8]
+        let digest: Int
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var h = Hasher()
+            bytes.withUnsafeBytes { h.combine(bytes: $0) }
+            digest = h.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+        static func == (a: Key, b: Key) -> Bool { a.digest == b.digest && a.bytes == b.bytes }
     }
 
     private let table = Mutex(Table())
@@ -140,18 +158,19 @@ public final class SignedPayloadCache: Sendable {
 
     /// The JWS of `payload`: the held one, else `sign(payload)` (outside the lock), then held.
     public func signed(_ payload: [UInt8], sign: ([UInt8]) -> String) -> String {
-        if let hit = table.withLock({ $0.signed[payload] }) { return hit }
+        let key = Key(payload)
+        if let hit = table.withLock({ $0.signed[key] }) { return hit }
         let jws = sign(payload)
         table.withLock { t in
-            guard t.signed[payload] == nil else { return }
+            guard t.signed[key] == nil else { return }
             if t.order.count < capacity {
-                t.order.append(payload)
+                t.order.append(key)
             } else {
                 t.signed[t.order[t.next]] = nil
-                t.order[t.next] = payload
+                t.order[t.next] = key
                 t.next = (t.next + 1) % capacity
             }
-            t.signed[payload] = jws
+            t.signed[key] = jws
         }
         return jws
     }
