@@ -296,7 +296,7 @@ enum UIBenchmarks {
             var response: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 64 << 10)
             while true {
-                if let (_, length) = LoadGenerator.Connection.head(response), response.count >= length { return response }
+                if let (_, length) = LoadGenerator.Connection.head(response, from: 0), response.count >= length { return response }
                 let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return response }
