@@ -22,12 +22,7 @@ enum EventText {
             }
             return text
         case .storePayment(let decision, let p):
-            switch decision {
-            case .accepted: return "store payment for \(p.productID) accepted: it joins the queue"
-            case .deferred: return "store payment for \(p.productID) deferred: kept until 'iapctl accept-stored'"
-            case .declined: return "store payment for \(p.productID) declined: the app buys the product itself"
-            case .acceptedLater: return "stored payment for \(p.productID) accepted: it joins the queue"
-            }
+            return storePayment(decision, p)
         case .transactionFinishPostponed(let t):
             return "finish of \(t.id) postponed until its downloads end (finish-after-downloads)"
         case .transactionDeliveryFailed(let t, let error):
@@ -35,7 +30,7 @@ enum EventText {
         case .transactionFinished(let t):
             return "finished  \(t.id)  \(t.productID)  (\(t.state.name))"
         case .interruptedPurchaseResolved(let original, let resolved):
-            return "interrupted purchase \(original) resolved by transaction \(resolved)"
+            return self.resolved(original, by: resolved)
         case .faultAdded(let f):
             return
                 "fault #\(f.id) armed: \(f.point.rawValue)\(f.productID.map { " for \($0)" } ?? "") fails \(f.remaining) time\(f.remaining == 1 ? "" : "s") with \(f.error)"
@@ -67,20 +62,7 @@ enum EventText {
             // Subscription commands print these themselves.
             return nil
         case .family(let change):
-            switch change {
-            case .memberAdded(let name): return "family member \(name) added"
-            case .memberRemoved(let name): return "family member \(name) removed"
-            case .transactionShared(let t):
-                return "\(t.productID) shared with \(t.familyMember ?? "-") as FAMILY_SHARED transaction \(t.id)"
-            case .memberPurchased(let t):
-                return "\(t.familyMember ?? "-") bought \(t.productID) itself: PURCHASED transaction \(t.id)"
-            case .transactionRevoked(let t):
-                return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) revoked (FAMILY_REVOKE)"
-            case .revocationCleared(let t):
-                return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) no longer revoked"
-            case .transactionDeleted(let t):
-                return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) deleted"
-            }
+            return family(change)
         case .serverAPI(let change):
             switch change {
             case .appAccountTokenSet(let t, let token): return "app account token of \(t.id) set to \(token)"
@@ -100,6 +82,39 @@ enum EventText {
             case .retentionChanged(let change):
                 return "\(change.name) \(change.fields.prefix(3).joined(separator: " "))"
             }
+        }
+    }
+
+    /// What the app answered a store payment (`promote`, `accept-stored`): the event's line.
+    static func storePayment(_ decision: StorePaymentDecision, _ p: StoredPayment) -> String {
+        switch decision {
+        case .accepted: return "store payment for \(p.productID) accepted: it joins the queue"
+        case .deferred: return "store payment for \(p.productID) deferred: kept until 'iapctl accept-stored'"
+        case .declined: return "store payment for \(p.productID) declined: the app buys the product itself"
+        case .acceptedLater: return "stored payment for \(p.productID) accepted: it joins the queue"
+        }
+    }
+
+    /// `resolve`'s line for an interrupted purchase, and its event's.
+    static func resolved(_ original: TransactionID, by resolved: TransactionID) -> String {
+        "interrupted purchase \(original) resolved by transaction \(resolved)"
+    }
+
+    /// A Family Sharing change's line: its event's, and what `family`, `delete` and `refund` print.
+    static func family(_ change: FamilyChange) -> String {
+        switch change {
+        case .memberAdded(let name): return "family member \(name) added"
+        case .memberRemoved(let name): return "family member \(name) removed"
+        case .transactionShared(let t):
+            return "\(t.productID) shared with \(t.familyMember ?? "-") as FAMILY_SHARED transaction \(t.id)"
+        case .memberPurchased(let t):
+            return "\(t.familyMember ?? "-") bought \(t.productID) itself: PURCHASED transaction \(t.id)"
+        case .transactionRevoked(let t):
+            return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) revoked (FAMILY_REVOKE)"
+        case .revocationCleared(let t):
+            return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) no longer revoked"
+        case .transactionDeleted(let t):
+            return "\(t.familyMember ?? "-")'s FAMILY_SHARED transaction \(t.id) (\(t.productID)) deleted"
         }
     }
 

@@ -26,7 +26,13 @@ enum LifeText {
             return
                 "price of \(p.productID) in \(p.storefront) raised\(p.consentRequired ? " (consent required)" : ""): \(n) subscriber\(n == 1 ? "" : "s") told"
         case .priceConsentChanged(let s, let c):
-            return "subscription \(s.originalID): price increase \(c.status.rawValue)"
+            return consentLine(s.originalID, c)
         }
+    }
+
+    /// A subscriber's price consent changed: the event's line, and what `price-increase` and
+    /// `price-consent` print for each subscriber.
+    static func consentLine(_ original: TransactionID, _ c: PriceConsent) -> String {
+        "subscription \(original): price increase \(c.status.rawValue)"
     }
 }

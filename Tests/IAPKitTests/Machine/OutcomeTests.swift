@@ -37,8 +37,12 @@ struct OutcomeTests {
         guard case .payment(.interrupted(let interrupted)) = e.outcome else { Issue.record("\(e.outcome)"); return }
         #expect(ExitCode(e.outcome) == .declined)
         e = try h.apply(.resolve(interrupted.id))
-        guard case .payment(.purchased(let resolved)) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        guard case .resolved(interrupted.id, .purchased(let resolved), family: []) = e.outcome else {
+            Issue.record("\(e.outcome)")
+            return
+        }
         #expect(resolved.id != interrupted.id)
+        #expect(ExitCode(e.outcome) == .success)
     }
 
     @Test("a fault's firing is typed and recorded before the failure it causes; no side channel")
