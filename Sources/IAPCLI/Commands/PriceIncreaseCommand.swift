@@ -44,7 +44,9 @@ enum PriceIncreaseCommand {
         let consent = !i.flag("no-consent")
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.raisePrice(product, price: price, storefront: storefront, consentRequired: consent))
-            guard case .life(.priceIncrease(let p, let reached, let consent)) = effects.outcome else { return ExitCode(effects.outcome) }
+            guard case .life(.priceIncrease(let p, let reached, let consent)) = effects.outcome else {
+                return ExitCode(effects.outcome)
+            }
             if c.json {
                 c.printJSON { w in
                     w.beginObject()

@@ -6,13 +6,7 @@ enum EventText {
     static func line(_ e: Event) -> String? {
         switch e.kind {
         case .download(let change, let transaction, _, let d):
-            var text = "download \(d.contentIdentifier) of \(transaction) \(change.rawValue)"
-            switch change {
-            case .updated: text += ": \(d.downloadedBytes)/\(d.contentLength) bytes, progress \(progress(d.progress))"
-            case .failed: text += d.error.map { ": \($0)" } ?? ""
-            case .started, .paused, .resumed, .finished, .cancelled: break
-            }
-            return text
+            return download(change, of: transaction, d)
         case .contentDownload(let change, let c):
             var text = "self-hosted content of \(c.transactionID) (\(c.productID)) \(change.rawValue)"
             switch change {
@@ -85,6 +79,18 @@ enum EventText {
         }
     }
 
+    /// A hosted download's step: its event's line, and what `download` and the auto-finish
+    /// pipeline print.
+    static func download(_ change: DownloadChange, of transaction: TransactionID, _ d: Download) -> String {
+        var text = "download \(d.contentIdentifier) of \(transaction) \(change.rawValue)"
+        switch change {
+        case .updated: text += ": \(d.downloadedBytes)/\(d.contentLength) bytes, progress \(progress(d.progress))"
+        case .failed: text += d.error.map { ": \($0)" } ?? ""
+        case .started, .paused, .resumed, .finished, .cancelled: break
+        }
+        return text
+    }
+
     /// What the app answered a store payment (`promote`, `accept-stored`): the event's line.
     static func storePayment(_ decision: StorePaymentDecision, _ p: StoredPayment) -> String {
         switch decision {
@@ -133,13 +139,41 @@ enum EventText {
 
     /// One line for each step of a finish, as the finish events read.
     static func lines(_ finish: Finish) -> [String] {
-        finish.steps.compactMap { step in
+        finish.steps.compactMap(line)
+    }
+
+    /// A finish step's line, nil for one finished undelivered (its verification says it).
+    static func line(_ step: Finish.Step) -> String? {
+        switch step {
+        case .finished(let t): return "finished  \(t.id)  \(t.productID)  (\(t.state.name))"
+        case .deliveryFailed(let t, let error): return "finished  \(t.id)  \(t.productID)  reported failed: \(error)"
+        case .postponed(let t): return "finish of \(t.id) postponed until its downloads end (finish-after-downloads)"
+        case .undelivered: return nil
+        }
+    }
+
+    /// A finish's lines with the downloads it cancelled, in the events' order: each transaction's
+    /// cancelled downloads (then its self-hosted content) just before its own step.
+    static func linesWithCancellations(_ finish: Finish) -> [String] {
+        var lines: [String] = []
+        for step in finish.steps {
             switch step {
-            case .finished(let t): return "finished  \(t.id)  \(t.productID)  (\(t.state.name))"
-            case .deliveryFailed(let t, let error): return "finished  \(t.id)  \(t.productID)  reported failed: \(error)"
-            case .postponed(let t): return "finish of \(t.id) postponed until its downloads end (finish-after-downloads)"
-            case .undelivered: return nil
+            case .finished(let t), .deliveryFailed(let t, _), .undelivered(let t):
+                lines += cancellationLines(of: t, in: finish)
+            case .postponed: break
             }
+            if let line = line(step) { lines.append(line) }
+        }
+        return lines
+    }
+
+    /// The downloads a finish of `t` cancelled, as their events read (`Finish.cancelledDownloads`
+    /// names RMStore's content downloader "self-hosted content").
+    static func cancellationLines(of t: Transaction, in finish: Finish) -> [String] {
+        guard let cancelled = finish.cancelledDownloads.first(where: { $0.transaction == t.id }) else { return [] }
+        return cancelled.contents.map { content in
+            content == "self-hosted content"
+                ? "self-hosted content of \(t.id) (\(t.productID)) cancelled" : "download \(content) of \(t.id) cancelled"
         }
     }
 }

@@ -8,8 +8,8 @@ import IAPTime
 /// Extension point: a command with a result of its own gets a case here; `ExitCode.init(_:)`
 /// (exhaustive, no `default:`) then asks what it exits with.
 public enum Outcome: Hashable, Sendable {
-    /// Done as asked; the events say the rest (a setting, a products request, a clock move, a
-    /// refund, a download step, ...).
+    /// Done as asked, with nothing of its own for the command to print (a setting, an offer key,
+    /// a server API change, a self-hosted content step, ...); the events say the rest.
     case done
     /// A payment reached the store's answer: `buy`, a promoted purchase the app accepted,
     /// `approve`, `decline`, resolving an interrupted purchase.
@@ -61,6 +61,13 @@ public enum Outcome: Hashable, Sendable {
     case subscriptionChanged(TransactionID, renewals: [Transaction])
     /// `clock advance|set`: where the clock was and is, and what happened on the way.
     case clockMoved(ClockMove)
+    /// `download start|pause|resume|cancel`: the downloads of the transaction it moved, after the
+    /// move, and the postponed finish a cancellation settled (finish-after-downloads). Exit 0:
+    /// the move did as asked, whatever the finish it settled came to.
+    case downloadsMoved(DownloadMove, TransactionID, [Download], finish: Finish)
+    /// One step of `download run` (`recordDownloadProgress`): the download after it (active,
+    /// finished, or failed by an armed fault), and the postponed finish its end settled.
+    case downloadProgressed(TransactionID, Download, finish: Finish)
     /// A StoreKit API call an armed fault failed (`Command.simulatedAPI`): exit 1.
     case apiFailed(FaultPoint, TransactionError)
 }
@@ -168,7 +175,7 @@ extension Outcome {
             self = .subscriptionChanged(id, renewals: renewals)
         case .done, .payment, .declined, .storedPaymentsAccepted, .finish, .restore, .launch, .receiptRefresh,
             .receiptVerification, .transactionVerification, .faultAdded, .faultsCleared, .life, .family, .consumed,
-            .productsRequest, .deleted, .clockMoved, .apiFailed:
+            .productsRequest, .deleted, .clockMoved, .downloadsMoved, .downloadProgressed, .apiFailed:
             return
         }
     }
@@ -220,8 +227,10 @@ extension ExitCode {
     public init(_ outcome: Outcome) {
         switch outcome {
         case .done, .faultAdded, .faultsCleared, .launch, .declined, .life, .family, .consumed, .deleted, .subscriptionChanged,
-            .clockMoved:
+            .clockMoved, .downloadsMoved:
             self = .success
+        case .downloadProgressed(_, let d, let finish):
+            self = d.state == .failed ? .declined : ExitCode(finish)
         case .payment(let p): self = ExitCode(p)
         case .resolved(_, let p, _): self = ExitCode(p)
         case .promoted(let decision, _, let then, _):
