@@ -63,7 +63,7 @@ enum PriceIncreaseCommand {
                     w.endObject()
                 }
             } else {
-                LifeText.line(.priceIncreaseAnnounced(p, subscribers: reached.count)).map { c.stdout.line($0) }
+                c.stdout.line(LifeText.increaseLine(p, subscribers: reached.count))
                 for id in reached { c.stdout.line(LifeText.consentLine(id, consent)) }
             }
             return ExitCode(effects.outcome)

@@ -113,13 +113,29 @@ public struct Finish: Hashable, Sendable {
 
     public var steps: [Step] = []
     /// Downloads that had not ended and that finishing cancelled, by transaction (StoreKit
-    /// drops them with the transaction): content identifiers, "self-hosted content" for RMStore's
-    /// content downloader.
+    /// drops them with the transaction), in the order of their `downloadCancelled` and
+    /// `contentDownloadCancelled` events.
     public var cancelledDownloads: [CancelledDownloads] = []
 
     public struct CancelledDownloads: Hashable, Sendable {
         public let transaction: TransactionID
-        public var contents: [String]
+        public var contents: [CancelledContent]
+    }
+
+    /// One download a finish cancelled.
+    public enum CancelledContent: Hashable, Sendable {
+        /// An Apple-hosted download, by content identifier.
+        case hosted(String)
+        /// The self-hosted content RMStore's content downloader was fetching.
+        case selfHosted
+
+        /// How messages name it: the content identifier, or "self-hosted content".
+        public var name: String {
+            switch self {
+            case .hosted(let id): return id
+            case .selfHosted: return "self-hosted content"
+            }
+        }
     }
 
     public init() {}
@@ -134,7 +150,7 @@ public struct Finish: Hashable, Sendable {
         }
     }
 
-    mutating func cancelled(_ content: String, of id: TransactionID) {
+    mutating func cancelled(_ content: CancelledContent, of id: TransactionID) {
         if let i = cancelledDownloads.firstIndex(where: { $0.transaction == id }) {
             cancelledDownloads[i].contents.append(content)
         } else {
