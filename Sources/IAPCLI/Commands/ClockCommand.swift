@@ -89,17 +89,11 @@ enum ClockCommand {
 
     /// Applies the move and reports it: the new time and what happened on the way, by event name.
     private static func move(_ c: CommandContext, _ s: StoreSession, to target: Timestamp) throws(StoreError) -> ExitCode {
-        let from = s.state.clock
         let effects = try s.apply(.advanceClock(to: target))
-        var counts: [(name: String, count: Int)] = []
-        for e in effects.events where e.name != "clockAdvanced" {
-            if let i = counts.firstIndex(where: { $0.name == e.name }) {
-                counts[i].count += 1
-            } else {
-                counts.append((e.name, 1))
-            }
-        }
-        let firstSeq = effects.events.first?.seq
+        guard case .clockMoved(let move) = effects.outcome else { return ExitCode(effects.outcome) }
+        let from = move.from
+        let counts = move.tally
+        let firstSeq = move.firstEventSeq
         if c.json {
             c.printJSON { w in
                 w.beginObject()
@@ -109,9 +103,9 @@ enum ClockCommand {
                 writeDate(s.state.clock, "clockTimestamp", into: &w)
                 w.key("events")
                 w.beginObject()
-                for (name, count) in counts {
-                    w.key(name)
-                    w.int(count)
+                for t in counts {
+                    w.key(t.name)
+                    w.int(t.count)
                 }
                 w.endObject()
                 w.key("firstEventSeq")
@@ -128,7 +122,7 @@ enum ClockCommand {
                 if let firstSeq { c.stdout.line("see 'iapctl events --since \(firstSeq - 1)'") }
             }
         }
-        return .success
+        return ExitCode(effects.outcome)
     }
 
     /// A date value and its `...Timestamp` twin (the caller has written the date's key).

@@ -24,18 +24,15 @@ enum DeleteCommand {
         }
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.deleteTransaction(id))
-            guard let t = effects.transactions.first(where: { $0.id == id }) else { return .success }
+            guard case .deleted(let t, let copies) = effects.outcome else { return ExitCode(effects.outcome) }
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
                 c.stdout.line("deleted: " + TransactionText.line(t))
                 // The family members' copies of it went too (docs/family.md).
-                for e in effects.events {
-                    guard case .family = e.kind, let line = EventText.line(e) else { continue }
-                    c.stdout.line(line)
-                }
+                for copy in copies { c.stdout.line(EventText.family(.transactionDeleted(copy))) }
             }
-            return .success
+            return ExitCode(effects.outcome)
         }
     }
 }

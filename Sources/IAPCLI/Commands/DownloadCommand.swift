@@ -65,7 +65,11 @@ enum DownloadCommand {
                 let t = try s.transaction(id)
                 DownloadRow.printJSON(t.map { DownloadRow.rows(of: $0, content: s.machine.contentDownload(of: id)) } ?? [], c)
             } else {
-                for e in effects.events { EventText.line(e).map { c.stdout.line($0) } }
+                guard case .downloadsMoved(let move, _, let moved, let finish) = effects.outcome else {
+                    return ExitCode(effects.outcome)
+                }
+                for d in moved { c.stdout.line(EventText.download(move.change, of: id, d)) }
+                for line in EventText.lines(finish) { c.stdout.line(line) }
             }
             return .success
         }

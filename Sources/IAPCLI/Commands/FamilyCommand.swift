@@ -70,7 +70,15 @@ enum FamilyCommand {
                     w.endObject()
                 }
             } else {
-                for e in effects.events { EventText.line(e).map { c.stdout.line($0) } }
+                // The events' order: a new member, then what it got; what a leaving member loses,
+                // then its leaving.
+                if result.added {
+                    c.stdout.line(EventText.family(.memberAdded(result.member)))
+                    for t in result.shared { c.stdout.line(EventText.family(.transactionShared(t))) }
+                } else {
+                    for t in result.revoked { c.stdout.line(EventText.family(.transactionRevoked(t))) }
+                    c.stdout.line(EventText.family(.memberRemoved(result.member)))
+                }
             }
             return ExitCode(effects.outcome)
         }

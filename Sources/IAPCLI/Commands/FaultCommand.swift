@@ -82,7 +82,7 @@ enum FaultCommand {
             if c.json {
                 c.printJSON { FaultJSON.write(fault, into: &$0) }
             } else {
-                EventText.line(Event(seq: 0, date: s.state.clock, kind: .faultAdded(fault))).map { c.stdout.line($0) }
+                c.stdout.line(EventText.faultAdded(fault))
             }
             return ExitCode(effects.outcome)
         }

@@ -57,7 +57,7 @@ extension FinishCommand {
     static func warnAboutCancelledDownloads(_ finish: Finish, _ c: CommandContext) {
         for cancelled in finish.cancelledDownloads {
             let id = cancelled.transaction
-            let names = cancelled.contents
+            let names = cancelled.contents.map(\.name)
             c.warn(
                 "finishing transaction \(id) cancelled downloads that had not ended: \(names.joined(separator: ", ")) (StoreKit); "
                     + "run 'iapctl download run \(id)' before finishing, "

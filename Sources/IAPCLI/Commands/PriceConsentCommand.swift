@@ -45,7 +45,7 @@ enum PriceConsentCommand {
                     w.endObject()
                 }
             } else {
-                for e in effects.events { if let line = EventText.line(e) { c.stdout.line(line) } }
+                c.stdout.line(LifeText.consentLine(sub.originalID, consent))
             }
             return ExitCode(effects.outcome)
         }

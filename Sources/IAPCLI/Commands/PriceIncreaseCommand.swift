@@ -44,7 +44,9 @@ enum PriceIncreaseCommand {
         let consent = !i.flag("no-consent")
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.raisePrice(product, price: price, storefront: storefront, consentRequired: consent))
-            guard case .life(.priceIncrease(let p, let reached)) = effects.outcome else { return ExitCode(effects.outcome) }
+            guard case .life(.priceIncrease(let p, let reached, let consent)) = effects.outcome else {
+                return ExitCode(effects.outcome)
+            }
             if c.json {
                 c.printJSON { w in
                     w.beginObject()
@@ -61,7 +63,8 @@ enum PriceIncreaseCommand {
                     w.endObject()
                 }
             } else {
-                for e in effects.events { if let line = EventText.line(e) { c.stdout.line(line) } }
+                c.stdout.line(LifeText.increaseLine(p, subscribers: reached.count))
+                for id in reached { c.stdout.line(LifeText.consentLine(id, consent)) }
             }
             return ExitCode(effects.outcome)
         }

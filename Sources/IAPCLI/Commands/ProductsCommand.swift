@@ -39,11 +39,9 @@ enum ProductsCommand {
             // stays as it is.
             let (valid, invalid) = s.machine.productsRequest(ids, storefront: storefrontOverride?.code)
             let effects = try s.apply(.requestProducts(ids))
-            for e in effects.events {
-                if case .productsRequestFailed(let error) = e.kind {
-                    c.stderr.message("error: the products request failed: \(error) (an armed fault; see 'iapctl fault list')")
-                    return .declined
-                }
+            if case .productsRequest(let error?) = effects.outcome {
+                c.stderr.message("error: the products request failed: \(error) (an armed fault; see 'iapctl fault list')")
+                return ExitCode(effects.outcome)
             }
             let storefront = storefrontOverride ?? Storefront.named(s.state.settings.storefront) ?? .usa
             let locale = localeOverride ?? (storefrontOverride?.defaultLocale ?? s.state.settings.effectiveLocale)

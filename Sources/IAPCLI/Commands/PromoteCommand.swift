@@ -32,7 +32,7 @@ enum PromoteCommand {
         let user = try UserArgument.user(from: i)
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.promote(id, user: user))
-            guard case .promoted(let decision, let payment, let then) = effects.outcome else {
+            guard case .promoted(let decision, let payment, let then, let family) = effects.outcome else {
                 return (ExitCode(effects.outcome), [])
             }
             let t = then?.transaction
@@ -48,7 +48,9 @@ enum PromoteCommand {
                     w.endObject()
                 }
             } else {
-                for e in effects.events { EventText.line(e).map { c.stdout.line($0) } }
+                c.stdout.line(EventText.storePayment(decision, payment))
+                for line in EventText.faultLines(effects) { c.stdout.line(line) }
+                for change in family { c.stdout.line(EventText.family(change)) }
                 if let t { c.stdout.line(TransactionText.line(t)) }
                 if decision == .declined && t == nil { c.stdout.line("payments are not allowed: the app did not buy it") }
             }

@@ -106,7 +106,7 @@ enum RefundCommand {
         if product != nil, let failed = try FaultGate.fire(c, .refundRequest, product: product) { return failed }
         return try c.write { s throws(StoreError) in
             let effects = try s.apply(.refund(id, reason: reason))
-            guard case .life(.refund(let t, _, let sub)) = effects.outcome else { return ExitCode(effects.outcome) }
+            guard case .life(.refund(let t, _, let sub, _, _)) = effects.outcome else { return ExitCode(effects.outcome) }
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
@@ -150,9 +150,10 @@ enum RefundCommand {
     private static func step(_ step: RefundStep, _ c: CommandContext) throws -> ExitCode {
         try c.write { s throws(StoreError) in
             let effects = try s.apply(.refundRequest(step))
-            guard case .life(.refund(let t, let q, let sub)) = effects.outcome else { return ExitCode(effects.outcome) }
+            guard case .life(.refund(let t, let q, let sub, let notification, let family)) = effects.outcome else {
+                return ExitCode(effects.outcome)
+            }
             let consumption = s.state.serverAPIRecords?[t.id]?.consumption ?? []
-            let notification = effects.events.compactMap { $0.kind.serverNotification }.first
             if c.json {
                 c.printJSON { w in
                     w.beginObject()
@@ -172,10 +173,7 @@ enum RefundCommand {
                 if let sub { c.stdout.line(SubscriptionText.line(sub)) }
                 if let n = notification { c.stdout.line("notification: \(ServerNotificationJSON.text(n))") }
                 // What the family's members got back or lost with it (docs/family.md).
-                for e in effects.events {
-                    guard case .family = e.kind, let line = EventText.line(e) else { continue }
-                    c.stdout.line(line)
-                }
+                for change in family { c.stdout.line(EventText.family(change)) }
             }
             return ExitCode(effects.outcome)
         }

@@ -39,12 +39,15 @@ enum ResolveCommand {
         if subscription { return try ResolveBillingCommand.runBilling(c) }
         let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
             let effects = try s.apply(.resolve(id))
-            guard case .payment(let payment) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            guard case .resolved(let original, let payment, let family) = effects.outcome else {
+                return (ExitCode(effects.outcome), [])
+            }
             let t = payment.transaction
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
-                for e in effects.events { EventText.line(e).map { c.stdout.line($0) } }
+                c.stdout.line(EventText.resolved(original, by: t.id))
+                for change in family { c.stdout.line(EventText.family(change)) }
                 c.stdout.line(TransactionText.line(t))
             }
             return (ExitCode(effects.outcome), [t])

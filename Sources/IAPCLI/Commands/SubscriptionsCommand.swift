@@ -181,7 +181,9 @@ enum SubscriptionAction {
         return try c.write { s throws(StoreError) in
             let id = try s.machine.subscriptionID(ref)
             let effects = try s.apply(command(ref))
-            guard let sub = s.state.subscriptions[id] else { return .success }
+            guard let sub = s.state.subscriptions[id] else { return ExitCode(effects.outcome) }
+            let renewals: [Transaction]
+            if case .subscriptionChanged(_, let made) = effects.outcome { renewals = made } else { renewals = [] }
             if c.json {
                 c.printJSON { w in
                     w.beginObject()
@@ -194,12 +196,10 @@ enum SubscriptionAction {
                     w.endObject()
                 }
             } else {
-                for e in effects.events where e.kind.transaction?.reason == .renewal {
-                    if let t = e.kind.transaction { c.stdout.line("renewed: " + TransactionText.line(t)) }
-                }
+                for t in renewals { c.stdout.line("renewed: " + TransactionText.line(t)) }
                 c.stdout.line(SubscriptionText.line(sub))
             }
-            return .success
+            return ExitCode(effects.outcome)
         }
     }
 }

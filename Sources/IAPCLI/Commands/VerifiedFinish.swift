@@ -16,7 +16,7 @@ enum VerifiedFinish {
                 let (effects, outcome) = try DeliveryPipeline.verifyAndFinish(id, s, thenFinish: true)
                 FinishCommand.warnAboutCancelledDownloads(effects.finish, c)
                 finished += effects.finish.finished
-                lines += effects.events.compactMap(line)
+                lines += Self.lines(effects)
                 if outcome != .success { code = outcome }
             }
             if c.json {
@@ -30,16 +30,29 @@ enum VerifiedFinish {
         }
     }
 
-    static func line(_ e: Event) -> String? {
-        switch e.kind {
-        case .receipt(.verified(let r)):
-            return
-                "verified  \(r.transactionID.map(\.description) ?? "")  \(r.productID.map(\.rawValue) ?? "")  (the receipt holds the product)"
-        case .receipt(.transactionVerificationFailed), .faultFired, .transactionFinished, .transactionDeliveryFailed,
-            .transactionFinishPostponed:
-            return EventText.line(e)
-        default:
-            return nil
+    /// What one verification (or, for a transaction that is not verified, the plain finish)
+    /// came to: the faults that fired, the verdict, and the finish that followed.
+    static func lines(_ effects: Effects) -> [String] {
+        var lines = EventText.faultLines(effects)
+        switch effects.outcome {
+        case .transactionVerification(.verified(let r, let finish)):
+            lines.append(verifiedLine(r))
+            lines += EventText.lines(finish)
+        case .transactionVerification(.failed(_, let t, let error, _)):
+            lines.append(ReceiptEventText.line(.transactionVerificationFailed(t, error)))
+        case .transactionVerification(.notVerified(let finish)), .finish(let finish):
+            lines += EventText.lines(finish)
+        case .done, .payment, .declined, .promoted, .resolved, .storedPaymentsAccepted, .restore, .launch,
+            .receiptRefresh, .receiptVerification, .faultAdded, .faultsCleared, .life, .family, .consumed,
+            .productsRequest, .deleted, .subscriptionChanged, .clockMoved, .downloadsMoved, .downloadProgressed, .apiFailed:
+            // Not what a verification or a finish comes to.
+            break
         }
+        return lines
+    }
+
+    /// RMStore's verifier accepted the transaction.
+    static func verifiedLine(_ r: ReceiptVerificationRecord) -> String {
+        "verified  \(r.transactionID.map(\.description) ?? "")  \(r.productID.map(\.rawValue) ?? "")  (the receipt holds the product)"
     }
 }

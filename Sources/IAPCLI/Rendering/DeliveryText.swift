@@ -19,10 +19,7 @@ extension CommandContext: DeliveryHost {
         switch report {
         case .pipelineStep(let effects):
             guard !json else { return }
-            for e in effects.events {
-                if case .download(.updated, _, _, _) = e.kind { continue }
-                if let line = VerifiedFinish.line(e) ?? EventText.line(e) { stdout.line("auto-finish: " + line) }
-            }
+            for line in Self.pipelineLines(effects) { stdout.line("auto-finish: " + line) }
         case .waitsForDownloader(let id, let product):
             guard !json else { return }
             stdout.line(
@@ -38,10 +35,11 @@ extension CommandContext: DeliveryHost {
         case .contentEnded(let id, let failure, let effects):
             guard let display else { return }
             display.end("content \(id)", failure.map { "failed: \($0)" } ?? "finished")
-            for e in effects.events {
-                switch e.kind {
-                case .transactionFinished, .transactionDeliveryFailed: EventText.line(e).map { stdout.line($0) }
-                default: break
+            // The postponed finish the content's end settled.
+            for step in effects.finish.steps {
+                switch step {
+                case .finished, .deliveryFailed: EventText.line(step).map { stdout.line($0) }
+                case .postponed, .undelivered: break
                 }
             }
         case .contentFailed(let id, let error):
@@ -52,5 +50,39 @@ extension CommandContext: DeliveryHost {
             warn(
                 "downloader for transaction \(id) printed '\(line)'; expected 'progress' and a number from 0 to 1 (line ignored)")
         }
+    }
+
+    /// One step of the pipeline as its events read, from the step's outcome: a verification, a
+    /// finish, downloads started, or a download's copy recorded (its progress is the display's,
+    /// not a line).
+    static func pipelineLines(_ effects: Effects) -> [String] {
+        var lines = EventText.faultLines(effects)
+        switch effects.outcome {
+        case .transactionVerification(.verified(let r, let finish)):
+            lines.append(VerifiedFinish.verifiedLine(r))
+            lines += EventText.linesWithCancellations(finish)
+        case .transactionVerification(.failed(let r, let t, let error, let finish)):
+            lines.append(ReceiptEventText.line(.verificationFailed(r)))
+            lines += EventText.cancellationLines(of: t, in: finish)
+            lines.append(ReceiptEventText.line(.transactionVerificationFailed(t, error)))
+        case .transactionVerification(.notVerified(let finish)), .finish(let finish):
+            lines += EventText.linesWithCancellations(finish)
+        case .downloadsMoved(let move, let id, let moved, let finish):
+            lines += moved.map { EventText.download(move.change, of: id, $0) }
+            lines += EventText.linesWithCancellations(finish)
+        case .downloadProgressed(let id, let d, let finish):
+            switch d.state {
+            case .failed: lines.append(EventText.download(.failed, of: id, d))
+            case .finished: lines.append(EventText.download(.finished, of: id, d))
+            case .waiting, .active, .paused, .cancelled: break
+            }
+            lines += EventText.linesWithCancellations(finish)
+        case .done, .payment, .declined, .promoted, .resolved, .storedPaymentsAccepted, .restore, .launch,
+            .receiptRefresh, .receiptVerification, .faultAdded, .faultsCleared, .life, .family, .consumed,
+            .productsRequest, .deleted, .subscriptionChanged, .clockMoved, .apiFailed:
+            // Not a step the pipeline takes.
+            break
+        }
+        return lines
     }
 }

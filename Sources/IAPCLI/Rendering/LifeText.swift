@@ -17,16 +17,13 @@ enum LifeText {
         return text
     }
 
-    static func line(_ change: LifeChange) -> String? {
-        switch change {
-        case .refundRequested(let t, _): return "refund requested for \(t.id)"
-        case .refundDeclined(let t, _): return "refund request of \(t.id) declined"
-        case .refundReversed(let t, _): return "refund of \(t.id) reversed"
-        case .priceIncreaseAnnounced(let p, let n):
-            return
-                "price of \(p.productID) in \(p.storefront) raised\(p.consentRequired ? " (consent required)" : ""): \(n) subscriber\(n == 1 ? "" : "s") told"
-        case .priceConsentChanged(let s, let c):
-            return "subscription \(s.originalID): price increase \(c.status.rawValue)"
-        }
+    /// `price-increase`'s first line: the increase and how many subscribers were told.
+    static func increaseLine(_ p: PriceIncrease, subscribers n: Int) -> String {
+        "price of \(p.productID) in \(p.storefront) raised\(p.consentRequired ? " (consent required)" : ""): \(n) subscriber\(n == 1 ? "" : "s") told"
+    }
+
+    /// A subscriber's price consent changed, as `price-increase` and `price-consent` print it.
+    static func consentLine(_ original: TransactionID, _ c: PriceConsent) -> String {
+        "subscription \(original): price increase \(c.status.rawValue)"
     }
 }

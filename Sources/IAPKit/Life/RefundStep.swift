@@ -13,10 +13,14 @@ public enum RefundStep: Hashable, Sendable {
 /// What an issue 15 command came to (`Outcome.life`).
 public enum LifeOutcome: Hashable, Sendable {
     /// A refund or a refund step: the transaction after it, its request (nil for Xcode's
-    /// immediate refund and for its reversal), and the subscription it changed, if any.
-    case refund(Transaction, RefundRequest?, Subscription?)
-    /// A price increase: the subscribers it reached (original transaction ids, in order).
-    case priceIncrease(PriceIncrease, subscribers: [TransactionID])
+    /// immediate refund and for its reversal), the subscription it changed, if any, the server
+    /// notification its event stands for (REFUND, REFUND_DECLINED, ...; nil for a request), and
+    /// what the family's members got back or lost with it, in order (docs/family.md).
+    case refund(
+        Transaction, RefundRequest?, Subscription?, notification: ServerNotification?, family: [FamilyChange])
+    /// A price increase: the subscribers it reached (original transaction ids, in order), and
+    /// the consent each of them was given (pending, or accepted when no consent is required).
+    case priceIncrease(PriceIncrease, subscribers: [TransactionID], consent: PriceConsent)
     /// A subscriber answered a price increase.
     case priceConsent(Subscription, PriceConsent)
 }

@@ -19,9 +19,11 @@ extension Machine {
             throw .badArgument(.clockPastLimit(limit: Machine.latestClock, at: state.clock))
         }
         let from = state.clock
+        let first = effects.events.count
         runDue(through: target, into: &effects)
         state.clock = target
         if target != from { emit(.clockAdvanced(from: from, to: target), into: &effects) }
+        effects.outcome = .clockMoved(ClockMove(from: from, to: target, events: effects.events[first...]))
     }
 
     /// The clock step taken before a payment or restore (`clock-step`), running whatever falls

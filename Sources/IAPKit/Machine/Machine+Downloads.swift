@@ -32,6 +32,7 @@ extension Machine {
         record(t, into: &effects)
         for i in indices { emit(.download(move.change, transaction: id, product: t.productID, t.downloads[i]), into: &effects) }
         if move == .cancel { settlePostponedFinish(id, into: &effects) }
+        effects.outcome = .downloadsMoved(move, id, indices.map { t.downloads[$0] }, finish: effects.finish)
     }
 
     /// One step of an active download: `downloadedBytes` of the content are now in place. An armed
@@ -57,6 +58,7 @@ extension Machine {
             record(t, into: &effects)
             emit(.download(.failed, transaction: id, product: t.productID, d), into: &effects)
             settlePostponedFinish(id, into: &effects)
+            effects.outcome = .downloadProgressed(id, d, finish: effects.finish)
             return
         }
         d.downloadedBytes = bytes
@@ -68,6 +70,7 @@ extension Machine {
         t.downloads[i] = d
         record(t, into: &effects)
         if d.state == .finished { settlePostponedFinish(id, into: &effects) }
+        effects.outcome = .downloadProgressed(id, d, finish: effects.finish)
     }
 
     /// The transaction `id` and its active downloads (only `content`, when given) that

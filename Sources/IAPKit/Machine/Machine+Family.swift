@@ -175,27 +175,29 @@ extension Machine {
     /// each member copy this refund revoked has its revocation cleared too and the share resumes
     /// (same transaction id, no new transaction). A member that joined after the refund gets a new
     /// copy dated now, as a member joining gets what the account has. The refund's members' copies
-    /// are found after `p` in id order with the refund's revocation date (`refunded`).
+    /// are found after `p` in id order with the refund's revocation date (`refunded`). Returns
+    /// the family changes, in order.
     mutating func reinstateShares(
         of p: Transaction, refunded: Timestamp, archive: some TransactionArchive, into effects: inout Effects
-    ) throws(StoreError) {
+    ) throws(StoreError) -> [FamilyChange] {
         guard let family = state.family, !family.members.isEmpty, let product = catalog[p.productID],
             product.familyShareable, p.state == .purchased
-        else { return }
+        else { return [] }
         switch p.productType {
         case .nonConsumable:
-            guard state.ownership[p.productID]?.originalID == p.originalID else { return }
+            guard state.ownership[p.productID]?.originalID == p.originalID else { return [] }
         case .autoRenewable:
             guard let sub = state.subscriptions[p.originalID], sub.latestID == p.id, sub.expiresDate > state.clock else {
-                return
+                return []
             }
             switch sub.status {
             case .active, .inGracePeriod: break
-            case .inBillingRetry, .expired, .revoked: return
+            case .inBillingRetry, .expired, .revoked: return []
             }
         case .consumable, .nonRenewing:
-            return
+            return []
         }
+        var changes: [FamilyChange] = []
         var revoked: [String: Transaction] = [:]
         var id = p.id.next
         while id < state.nextTransactionID {
@@ -211,7 +213,7 @@ extension Machine {
                 !state.familyGroup.shares.contains(where: { $0.member == member.name && $0.purchaserOriginalID == p.originalID })
             else { continue }
             guard var t = revoked[member.name] else {
-                share(p, with: member.name, date: state.clock, into: &effects)
+                changes.append(.transactionShared(share(p, with: member.name, date: state.clock, into: &effects)))
                 continue
             }
             t.revocationDate = nil
@@ -219,11 +221,13 @@ extension Machine {
             t.expiresDate = p.expiresDate
             record(t, into: &effects)
             emit(.family(.revocationCleared(t)), into: &effects)
+            changes.append(.revocationCleared(t))
             var group = state.familyGroup
             group.shares.append(
                 Family.Share(member: member.name, purchaserOriginalID: p.originalID, purchaserLatestID: p.id, latest: t))
             state.familyGroup = group
         }
+        return changes
     }
 
     /// `delete` of the purchaser's `p` (Xcode's deleteTransaction: as if it never happened):
@@ -231,12 +235,13 @@ extension Machine {
     /// that mirrored it end (a subscription's whole share when deleting `p` removed the
     /// subscription). A member's copies of `p` are found after it in id order: the same product
     /// and, for a subscription, the same `webOrderLineItemId` (each copy carries the period's).
+    /// Returns the members' tombstones, in id order.
     mutating func deleteShares(
         of p: Transaction, subscriptionRemoved: Bool, archive: some TransactionArchive, into effects: inout Effects
-    ) throws(StoreError) {
+    ) throws(StoreError) -> [Transaction] {
         guard let family = state.family, p.familyMember == nil, catalog[p.productID]?.familyShareable == true,
             p.productType == .nonConsumable || p.productType == .autoRenewable
-        else { return }
+        else { return [] }
         var deleted: [Transaction] = []
         var id = p.id.next
         scan: while id < state.nextTransactionID {
@@ -251,9 +256,10 @@ extension Machine {
                 deleted.append(t)
             }
         }
-        for t in deleted {
-            record(t.deleted, into: &effects)
-            emit(.family(.transactionDeleted(t.deleted)), into: &effects)
+        let tombstones = deleted.map(\.deleted)
+        for t in tombstones {
+            record(t, into: &effects)
+            emit(.family(.transactionDeleted(t)), into: &effects)
         }
         var group = family
         group.shares.removeAll { share in
@@ -261,6 +267,7 @@ extension Machine {
             return p.productType == .nonConsumable || subscriptionRemoved || share.purchaserLatestID == p.id
         }
         state.familyGroup = group
+        return tombstones
     }
 
     /// Keeps the family in step with what this apply did to the account's transactions (run at
@@ -278,6 +285,8 @@ extension Machine {
                 guard case .life(.refundReversed(let t, _)) = e.kind else { return nil }
                 return t.id
             })
+        var changes: [FamilyChange] = []
+        defer { effects.outcome.addFamily(changes) }
         for p in changed {
             guard let product = catalog[p.productID], product.familyShareable, !p.isDeleted, p.state == .purchased,
                 p.productType == .nonConsumable || p.productType == .autoRenewable
@@ -286,9 +295,10 @@ extension Machine {
                 // Only what the account loses is revoked: a non-consumable's refund, or the
                 // current period's, which revokes the subscription (`Machine.refund`); a refund
                 // of an older period leaves the subscription, and the members' current copies.
-                revokeShares(reason: p.revocationReason ?? 0, into: &effects) {
+                let revoked = revokeShares(reason: p.revocationReason ?? 0, into: &effects) {
                     $0.purchaserOriginalID == p.originalID && (p.productType == .nonConsumable || $0.purchaserLatestID == p.id)
                 }
+                changes += revoked.map(FamilyChange.transactionRevoked)
                 continue
             }
             // A reversed refund resumed its shares itself (`reinstateShares`); one that gave the
@@ -301,7 +311,7 @@ extension Machine {
                 else {
                     // Not shared yet: a first purchase (a repeat delivery of an owned
                     // non-consumable is already shared).
-                    share(p, with: member.name, date: p.date, into: &effects)
+                    changes.append(.transactionShared(share(p, with: member.name, date: p.date, into: &effects)))
                     continue
                 }
                 var s = group.shares[i]
@@ -319,6 +329,7 @@ extension Machine {
                     state.familyGroup = group
                     record(t, into: &effects)
                     emit(.family(.transactionShared(t)), into: &effects)
+                    changes.append(.transactionShared(t))
                 } else if p.id == s.purchaserLatestID, p.expiresDate != s.latest.expiresDate {
                     s.latest.expiresDate = p.expiresDate
                     group.shares[i] = s

@@ -63,9 +63,11 @@ extension Machine {
         let wanted = Set(ids)
         if let error = takeFault(.products, where: { $0 == nil || wanted.isEmpty || wanted.contains($0!) }, into: &effects) {
             emit(.productsRequestFailed(error), into: &effects)
+            effects.outcome = .productsRequest(failure: error)
             return
         }
         let (valid, invalid) = productsRequest(ids)
         emit(.productsRequestFinished(products: valid.map(\.id), invalid: invalid), into: &effects)
+        effects.outcome = .productsRequest(failure: nil)
     }
 }

@@ -64,7 +64,7 @@ extension Machine {
         for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
             t.downloads[i].phase = .cancelled
             emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
-            effects.finish.cancelled(t.downloads[i].contentIdentifier, of: t.id)
+            effects.finish.cancelled(.hosted(t.downloads[i].contentIdentifier), of: t.id)
             effects.storeEffects.append(.removeDownloadCopy(t.id, content: t.downloads[i].contentIdentifier))
         }
         if let i = contentDownloadIndex(t.id) {
@@ -72,7 +72,7 @@ extension Machine {
             if !c.state.isTerminal {
                 c.phase = .cancelled
                 emit(.contentDownload(.cancelled, c), into: &effects)
-                effects.finish.cancelled("self-hosted content", of: t.id)
+                effects.finish.cancelled(.selfHosted, of: t.id)
             }
         }
         state.postponedFinishes.removeAll { $0 == t.id }

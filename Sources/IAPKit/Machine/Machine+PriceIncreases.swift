@@ -70,14 +70,14 @@ extension Machine {
             reached.append(original)
         }
         emit(.life(.priceIncreaseAnnounced(increase, subscribers: reached.count)), into: &effects)
+        let consent = PriceConsent(
+            productID: id, price: price, currency: front.currency, status: consentRequired ? .pending : .accepted)
         for original in reached {
             guard let sub = state.subscriptions[original] else { continue }
-            let consent = PriceConsent(
-                productID: id, price: price, currency: front.currency, status: consentRequired ? .pending : .accepted)
             setPriceConsent(consent, for: original)
             emit(.life(.priceConsentChanged(sub, consent)), into: &effects)
         }
-        effects.outcome = .life(.priceIncrease(increase, subscribers: reached))
+        effects.outcome = .life(.priceIncrease(increase, subscribers: reached, consent: consent))
     }
 
     /// The subscriber answers a price increase that needs consent. `id` is any transaction of

@@ -15,8 +15,9 @@ extension Machine {
             }
             let q = RefundRequest(transactionID: id, requested: state.clock, reason: reason)
             setRefundRequest(q)
-            emit(.life(.refundRequested(t, q)), into: &effects)
-            effects.outcome = .life(.refund(t, q, nil))
+            let requested = EventKind.life(.refundRequested(t, q))
+            emit(requested, into: &effects)
+            effects.outcome = .life(.refund(t, q, nil, notification: requested.serverNotification, family: []))
         case .approve(let id, let percent):
             guard RefundRequest.percentRange.contains(percent) else {
                 throw .badArgument(.refundPercent(percent))
@@ -28,17 +29,20 @@ extension Machine {
             q.status = .approved(percent: percent)
             q.decided = state.clock
             setRefundRequest(q)
-            let t = effects.transactions.first { $0.id == id }
-            let sub = t.flatMap { state.subscriptions[$0.originalID] }
-            if let t { effects.outcome = .life(.refund(t, q, sub?.latestID == id ? sub : nil)) }
+            if case .life(.refund(let t, _, _, let notification, let family)) = effects.outcome {
+                let sub = state.subscriptions[t.originalID]
+                effects.outcome = .life(
+                    .refund(t, q, sub?.latestID == id ? sub : nil, notification: notification, family: family))
+            }
         case .decline(let id):
             var q = try openRequest(id, archive: archive, verb: "decline")
             guard let t = try visibleTransaction(id, archive: archive) else { throw .unknownTransaction(id) }
             q.status = .declined
             q.decided = state.clock
             setRefundRequest(q)
-            emit(.life(.refundDeclined(t, q)), into: &effects)
-            effects.outcome = .life(.refund(t, q, nil))
+            let declined = EventKind.life(.refundDeclined(t, q))
+            emit(declined, into: &effects)
+            effects.outcome = .life(.refund(t, q, nil, notification: declined.serverNotification, family: []))
         case .reverse(let id):
             try reverseRefund(id, archive: archive, into: &effects)
         }
@@ -111,9 +115,10 @@ extension Machine {
             q?.decided = state.clock
             setRefundRequest(q!)
         }
-        emit(.life(.refundReversed(t, restored)), into: &effects)
-        try reinstateShares(of: t, refunded: revoked, archive: archive, into: &effects)
-        effects.outcome = .life(.refund(t, q, restored))
+        let reversed = EventKind.life(.refundReversed(t, restored))
+        emit(reversed, into: &effects)
+        let family = try reinstateShares(of: t, refunded: revoked, archive: archive, into: &effects)
+        effects.outcome = .life(.refund(t, q, restored, notification: reversed.serverNotification, family: family))
     }
 
     private mutating func setRefundRequest(_ q: RefundRequest) {

@@ -44,8 +44,11 @@ extension Machine {
                 state.nonRenewing[t.productID] = e
             }
         }
-        emit(.transactionRevoked(t, ended), into: &effects)
-        effects.outcome = .life(.refund(t, nil, ended))
+        let revoked = EventKind.transactionRevoked(t, ended)
+        emit(revoked, into: &effects)
+        // The members' copies are revoked at the end of the apply (`shareWithFamily`), which
+        // adds them to `family`.
+        effects.outcome = .life(.refund(t, nil, ended, notification: revoked.serverNotification, family: []))
     }
 
     /// The transaction `id` if it can be refunded now: purchased (not a restored copy), charged,
@@ -105,7 +108,8 @@ extension Machine {
         }
         emit(.transactionDeleted(t), into: &effects)
         // The members' copies go with it (docs/family.md).
-        try deleteShares(of: visible, subscriptionRemoved: subscriptionRemoved, archive: archive, into: &effects)
+        let copies = try deleteShares(of: visible, subscriptionRemoved: subscriptionRemoved, archive: archive, into: &effects)
+        effects.outcome = .deleted(t, familyCopies: copies)
     }
 
     /// Deletes every transaction (Xcode's clearTransactions): a tombstone for each one still

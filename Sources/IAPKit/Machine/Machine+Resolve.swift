@@ -49,6 +49,8 @@ extension Machine {
         record(t, into: &effects)
         emit(.interruptedPurchaseResolved(original: purchase.transactionID, resolved: t.id), into: &effects)
         emit(.transactionUpdated(t), into: &effects)
-        effects.outcome = .payment(.purchased(t))
+        // The members' copies are shared at the end of the apply (`shareWithFamily`), which adds
+        // them to `family`.
+        effects.outcome = .resolved(original: purchase.transactionID, .purchased(t), family: [])
     }
 }

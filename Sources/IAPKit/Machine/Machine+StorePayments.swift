@@ -16,11 +16,11 @@ extension Machine {
         case .accept:
             emit(.storePayment(.accepted, payment), into: &effects)
             let t = pay(product, user: user, quantity: 1, ticking: false, into: &effects)
-            effects.outcome = .promoted(.accepted, payment, then: self.payment(t))
+            effects.outcome = .promoted(.accepted, payment, then: self.payment(t), family: [])
         case .defer:
             state.storedPayments.append(payment)
             emit(.storePayment(.deferred, payment), into: &effects)
-            effects.outcome = .promoted(.deferred, payment, then: nil)
+            effects.outcome = .promoted(.deferred, payment, then: nil, family: [])
         case .decline:
             // DYFStoreKit's delegate returns NO, and its demo app then buys the product itself,
             // unless the device cannot pay (it shows a tip instead).
@@ -29,7 +29,7 @@ extension Machine {
             if state.settings.paymentsAllowed {
                 then = self.payment(pay(product, user: user, quantity: 1, ticking: false, into: &effects))
             }
-            effects.outcome = .promoted(.declined, payment, then: then)
+            effects.outcome = .promoted(.declined, payment, then: then, family: [])
         }
     }
 

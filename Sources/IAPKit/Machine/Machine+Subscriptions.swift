@@ -218,6 +218,7 @@ extension Machine {
         state.subscriptions[id] = sub
         record(t, into: &effects)
         emit(.subscriptionRenewed(t, sub, recovered: recovered), into: &effects)
+        effects.outcome.addRenewal(t)
         return t
     }
 
@@ -250,6 +251,7 @@ extension Machine {
     mutating func setAutoRenew(_ ref: SubscriptionReference, on: Bool, into effects: inout Effects) throws(StoreError) {
         let id = try subscriptionID(ref)
         guard var sub = state.subscriptions[id] else { return }
+        effects.outcome = .subscriptionChanged(id, renewals: [])
         switch sub.status {
         case .expired, .revoked:
             throw .refused(.autoRenewOfEnded(original: sub.originalID, product: sub.productID, status: sub.status.name))
@@ -271,6 +273,7 @@ extension Machine {
     {
         let id = try subscriptionID(ref)
         guard var sub = state.subscriptions[id] else { return }
+        effects.outcome = .subscriptionChanged(id, renewals: [])
         switch sub.status {
         case .expired, .revoked:
             throw .refused(.alreadyEnded(original: sub.originalID, product: sub.productID, status: sub.status.name))
@@ -290,6 +293,7 @@ extension Machine {
     {
         let id = try subscriptionID(ref)
         guard var sub = state.subscriptions[id] else { return }
+        effects.outcome = .subscriptionChanged(id, renewals: [])
         switch sub.status {
         case .active:
             break
@@ -311,6 +315,7 @@ extension Machine {
     mutating func resolveBillingIssue(_ ref: SubscriptionReference, into effects: inout Effects) throws(StoreError) {
         let id = try subscriptionID(ref)
         guard let sub = state.subscriptions[id] else { return }
+        effects.outcome = .subscriptionChanged(id, renewals: [])
         switch sub.status {
         case .inGracePeriod:
             try requireRenewable(sub)

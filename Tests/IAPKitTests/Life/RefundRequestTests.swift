@@ -24,7 +24,9 @@ struct RefundRequestTests {
         let stored = try #require(h.transaction(coin.id))
         #expect(effects.events.map(\.kind) == [.life(.refundRequested(stored, q))])
         #expect(effects.events[0].kind.serverNotification == ServerNotification("CONSUMPTION_REQUEST"))
-        #expect(effects.outcome == .life(.refund(stored, q, nil)))
+        #expect(
+            effects.outcome
+                == .life(.refund(stored, q, nil, notification: ServerNotification("CONSUMPTION_REQUEST"), family: [])))
         #expect(ExitCode(effects.outcome) == .success)
     }
 

@@ -37,8 +37,12 @@ struct OutcomeTests {
         guard case .payment(.interrupted(let interrupted)) = e.outcome else { Issue.record("\(e.outcome)"); return }
         #expect(ExitCode(e.outcome) == .declined)
         e = try h.apply(.resolve(interrupted.id))
-        guard case .payment(.purchased(let resolved)) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        guard case .resolved(interrupted.id, .purchased(let resolved), family: []) = e.outcome else {
+            Issue.record("\(e.outcome)")
+            return
+        }
         #expect(resolved.id != interrupted.id)
+        #expect(ExitCode(e.outcome) == .success)
     }
 
     @Test("a fault's firing is typed and recorded before the failure it causes; no side channel")
@@ -113,5 +117,76 @@ struct OutcomeTests {
         on.nonRenewingQuantity = true
         #expect(PurchaseQuantity.allowsMany(.nonRenewing, settings: on))
         #expect(TransactionState.allNames == ["purchasing", "purchased", "failed", "restored", "deferred"])
+    }
+
+    @Test("products, delete and clock: the outcome is built where the events are made")
+    func productsDeleteClock() throws {
+        var h = MachineHarness()
+        var e = try h.apply(.requestProducts([]))
+        #expect(e.outcome == .productsRequest(failure: nil))
+        try h.apply(.addFault(.products, TransactionError(.unknown), count: 1, product: nil))
+        e = try h.apply(.requestProducts([Self.coin]))
+        #expect(e.outcome == .productsRequest(failure: TransactionError(.unknown)))
+        #expect(ExitCode(e.outcome) == .declined)
+
+        var f = try FamilyRefundTests.harness()
+        let unlock = try FamilyRefundTests.buy(&f, "shared.unlock")
+        let copies = try #require(f.state.family?.shares.map(\.latest))
+        e = try f.apply(.deleteTransaction(unlock.id))
+        #expect(e.outcome == .deleted(unlock.deleted, familyCopies: copies.map(\.deleted)))
+        #expect(ExitCode(e.outcome) == .success)
+
+        let monthly = try FamilyRefundTests.buy(&f, "shared.monthly")
+        let from = f.state.clock
+        e = try f.advance("P1M")
+        let latest = try #require(f.state.subscriptions[monthly.id]).latestID
+        let renewal = try #require(f.transaction(latest))
+        #expect(renewal.reason == .renewal)
+        var move = ClockMove(from: from, to: f.state.clock, events: [])
+        move.tally = [.init(name: "subscriptionRenewed", count: 1), .init(name: "familyTransactionShared", count: 2)]
+        move.firstEventSeq = e.events.first?.seq
+        #expect(e.outcome == .clockMoved(move))
+        #expect(ExitCode(e.outcome) == .success)
+    }
+
+    @Test("renew, refund approve, download cancel: renewals, family lines and settled finishes travel in the outcome")
+    func renewalsRefundsDownloads() throws {
+        var f = try FamilyRefundTests.harness()
+        let monthly = try FamilyRefundTests.buy(&f, "shared.monthly")
+        var e = try f.apply(.renewSubscription(.originalTransaction(monthly.id)))
+        let sub = try #require(f.state.subscriptions[monthly.id])
+        let renewal = try #require(f.transaction(sub.latestID))
+        let memberRenewals = try #require(f.state.family?.shares.map(\.latest))
+        #expect(memberRenewals.count == 2 && memberRenewals.allSatisfy { $0.reason == .renewal })
+        #expect(e.outcome == .subscriptionChanged(monthly.id, renewals: [renewal] + memberRenewals))
+
+        let unlock = try FamilyRefundTests.buy(&f, "shared.unlock")
+        let shared = try #require(f.state.family?.shares.filter { $0.purchaserOriginalID == unlock.id }.map(\.latest))
+        e = try f.apply(.refundRequest(.request(unlock.id, reason: nil)))
+        guard case .life(.refund(_, let q?, nil, nil, [])) = e.outcome else { Issue.record("\(e.outcome)"); return }
+        e = try f.apply(.refundRequest(.approve(unlock.id, percent: 100)))
+        let refunded = try #require(f.transaction(unlock.id))
+        var approved = q
+        approved.status = .approved(percent: 100)
+        approved.decided = f.state.clock
+        let revoked = shared.compactMap { f.transaction($0.id) }
+        #expect(revoked.count == 2 && revoked.allSatisfy { $0.revocationDate == f.state.clock })
+        #expect(
+            e.outcome
+                == .life(
+                    .refund(
+                        refunded, approved, nil, notification: ServerNotification("REFUND"),
+                        family: revoked.map(FamilyChange.transactionRevoked))))
+
+        var h = MachineHarness { $0.finishAfterDownloads = true }
+        let waiting = try h.buy(Self.levelpack.rawValue)
+        try h.apply(.finish([waiting.id]))
+        e = try h.apply(.download(.cancel, waiting.id, content: nil))
+        let finished = try #require(h.transaction(waiting.id))
+        var finish = Finish()
+        finish.steps = [.deliveryFailed(finished, .downloadCanceled)]
+        #expect(e.outcome == .downloadsMoved(.cancel, waiting.id, finished.downloads, finish: finish))
+        #expect(finished.downloads.allSatisfy { $0.state == .cancelled })
+        #expect(ExitCode(e.outcome) == .success, "the cancel did as asked; the finish it settled says the rest")
     }
 }
