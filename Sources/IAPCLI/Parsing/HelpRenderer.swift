@@ -76,6 +76,13 @@ enum HelpRenderer {
 
     // MARK: Usage line
 
+    /// The words after `USAGE: ` on the command's help page (`iapctl buy <product> [--quantity <n>] ...`),
+    /// without rendering the page: `serve` asks it of every command when it mounts the
+    /// Transaction Manager, and rendering every page for it cost more than the rest of start-up.
+    static func usageLine(_ spec: CommandSpec, path: [String], programName: String = "iapctl") -> String {
+        usage(for: spec, invocation: ([programName] + path).joined(separator: " "), isTopLevel: path.isEmpty)
+    }
+
     private static func usage(for spec: CommandSpec, invocation: String, isTopLevel: Bool) -> String {
         if isTopLevel { return "\(invocation) <command> [<arguments>] [<options>]" }
         if spec.isGroup { return invocation + (spec.defaultSubcommand == nil ? " <subcommand>" : " [<subcommand>]") }

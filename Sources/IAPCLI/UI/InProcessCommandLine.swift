@@ -28,9 +28,7 @@ struct InProcessCommandLine: UICommandLine {
 
     /// The words after `USAGE: iapctl ` on the command's help page.
     private static func usage(_ spec: CommandSpec, path: [String]) -> String {
-        let prefix = "USAGE: iapctl "
-        let line = HelpRenderer.render(spec, path: path).split(separator: "\n").first { $0.hasPrefix(prefix) }
-        return line.map { String($0.dropFirst(prefix.count)) } ?? path.joined(separator: " ")
+        String(HelpRenderer.usageLine(spec, path: path).dropFirst("iapctl ".count))
     }
 
     func usage(of path: [String]) -> String? { usages[path] }

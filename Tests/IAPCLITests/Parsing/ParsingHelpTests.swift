@@ -166,4 +166,20 @@ struct ParsingHelpTests {
         let first = HelpRenderer.render(SampleCommands.root, path: [])
         for _ in 0..<10 { #expect(HelpRenderer.render(SampleCommands.root, path: []) == first) }
     }
+
+    /// The Transaction Manager takes each command's usage from `usageLine` without rendering its
+    /// page: for every command of this build it is the page's own `USAGE:` line.
+    @Test func usageLineIsThePagesUsageLine() {
+        var paths: [(CommandSpec, [String])] = CommandTable.leaves.map { ($0.spec, [$0.spec.name]) }
+        for group in CommandTable.groups {
+            paths.append((group.spec, [group.spec.name]))
+            for child in group.children { paths.append((child.spec, [group.spec.name, child.spec.name])) }
+        }
+        #expect(paths.count > 40)
+        for (spec, path) in paths {
+            let page = HelpRenderer.render(spec, path: path)
+            let line = page.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }.map { String($0.dropFirst(7)) }
+            #expect(HelpRenderer.usageLine(spec, path: path) == line, "\(path)")
+        }
+    }
 }
