@@ -34,10 +34,12 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Splits an origin-form target at the first `?`; a `#fragment` (never sent by clients, but
     /// harmless) is dropped.
     static func split(_ target: String) -> (path: String, query: String?) {
-        var t = Substring(target)
-        if let hash = t.firstIndex(of: "#") { t = t[..<hash] }
-        guard let q = t.firstIndex(of: "?") else { return (String(t), nil) }
-        return (String(t[..<q]), String(t[t.index(after: q)...]))
+        // By bytes: `#` and `?` are ASCII, so their indices bound valid substrings, and a byte
+        // search skips the grapheme breaking a `Character` search does (for every request).
+        let utf8 = target.utf8
+        let end = utf8.firstIndex(of: 0x23) ?? utf8.endIndex
+        guard let q = utf8[..<end].firstIndex(of: 0x3F) else { return (String(target[..<end]), nil) }
+        return (String(target[..<q]), String(target[utf8.index(after: q)..<end]))
     }
 
     /// One `name=value` pair of the query, decoded.

@@ -344,6 +344,19 @@ struct HTTPRequestParserTests {
         #expect(parser.isIdle)
     }
 
+    @Test("the target splits at the first ?, and a fragment is dropped wherever it stands")
+    func targetSplit() {
+        let cases: [(String, String, String?)] = [
+            ("/h", "/h", nil), ("/h?", "/h", ""), ("/h?a=1?b", "/h", "a=1?b"), ("/h?a#f", "/h", "a"),
+            ("/h#f?a", "/h", nil), ("/é/€?x=é", "/é/€", "x=é"), ("#", "", nil),
+        ]
+        for (target, path, query) in cases {
+            let r = HTTPRequest(method: "GET", target: target)
+            #expect(r.path == path, "\(target)")
+            #expect(r.query == query, "\(target)")
+        }
+    }
+
     @Test("query decoding: + is a space, bad escapes and invalid UTF-8 are refused")
     func queryDecoding() {
         #expect(
