@@ -16,6 +16,12 @@ struct StorefrontTableTests {
         #expect(Set(Storefront.all.map(\.currency)).count == 43)
         #expect(Storefront.all.allSatisfy { $0.code.count == 3 && $0.alpha2.count == 2 && $0.currency.count == 3 })
         #expect(Storefront.usa.code == "USA")
+        // `named` and `money(of:)` search these by binary search.
+        #expect(Storefront.rows.map(\.code) == codes)
+        let currencies = Storefront.currencies.map(\.code)
+        #expect(currencies == currencies.sorted() && Set(currencies).count == 43)
+        #expect(Storefront.all.allSatisfy { Storefront.named($0.code) == $0 })
+        #expect(Storefront.money(of: "XXX") == nil)
     }
 
     @Test(
