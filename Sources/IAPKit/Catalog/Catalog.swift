@@ -24,8 +24,12 @@ public struct Catalog: Sendable {
     private let storage: Storage
     /// Each product's position, by its id's text: keyed by `String`, whose hashing the runtime has
     /// already looked up by the time a command reads its catalog, rather than by `ProductID`,
-    /// whose first lookup a one-process `buy` would pay for this table alone.
-    private let index: [String: Int]
+    /// whose first lookup a one-process `buy` would pay for this table alone. Nil for a catalog of
+    /// at most `searchedCount` products, which are compared one by one instead: a few id
+    /// comparisons cost less than hashing one id, let alone building the table (a third of a
+    /// lazy catalog's load).
+    private let index: [String: Int]?
+    private static let searchedCount = 16
     /// The ids of the `selfHosted` products (a catalog has few): every recorded transaction asks
     /// whether its product is one, and comparing a few ids costs less than hashing one.
     private let selfHostedIDs: [ProductID]
@@ -41,9 +45,14 @@ public struct Catalog: Sendable {
         self.storage = .decoded(products)
         self.settings = settings
         self.offerKeys = offerKeys
-        var index: [String: Int] = [:]
-        for (i, product) in products.enumerated() { index[product.id.rawValue] = i }
-        self.index = index
+        if products.count > Self.searchedCount {
+            var index: [String: Int] = [:]
+            index.reserveCapacity(products.count)
+            for (i, product) in products.enumerated() { index[product.id.rawValue] = i }
+            self.index = index
+        } else {
+            self.index = nil
+        }
         self.selfHostedIDs = products.filter(\.selfHosted).map(\.id)
     }
 
@@ -52,13 +61,15 @@ public struct Catalog: Sendable {
         self.storage = .lazy(lazy)
         self.settings = settings
         self.offerKeys = offerKeys
-        var index: [String: Int] = [:]
-        index.reserveCapacity(lazy.entries.count)
-        var selfHostedIDs: [ProductID] = []
-        for (i, entry) in lazy.entries.enumerated() {
-            index[entry.id.rawValue] = i
-            if entry.selfHosted { selfHostedIDs.append(entry.id) }
+        var index: [String: Int]? = nil
+        if lazy.entries.count > Self.searchedCount {
+            var table: [String: Int] = [:]
+            table.reserveCapacity(lazy.entries.count)
+            for (i, entry) in lazy.entries.enumerated() { table[entry.id.rawValue] = i }
+            index = table
         }
+        var selfHostedIDs: [ProductID] = []
+        for entry in lazy.entries where entry.selfHosted { selfHostedIDs.append(entry.id) }
         self.index = index
         self.selfHostedIDs = selfHostedIDs
     }
@@ -79,10 +90,21 @@ public struct Catalog: Sendable {
     }
 
     public subscript(id: ProductID) -> Product? {
-        guard let i = index[id.rawValue] else { return nil }
+        guard let i = position(of: id) else { return nil }
         switch storage {
         case .decoded(let products): return products[i]
         case .lazy(let lazy): return lazy.product(at: i)
+        }
+    }
+
+    private func position(of id: ProductID) -> Int? {
+        if let index { return index[id.rawValue] }
+        // Through the buffers, each comparison reads one id rather than copying its element.
+        switch storage {
+        case .decoded(let products):
+            return products.withUnsafeBufferPointer { all in all.indices.first { all[$0].id == id } }
+        case .lazy(let lazy):
+            return lazy.entries.withUnsafeBufferPointer { all in all.indices.first { all[$0].id == id } }
         }
     }
 
