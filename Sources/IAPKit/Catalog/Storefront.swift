@@ -266,20 +266,54 @@ public struct Storefront: Hashable, Sendable {
     /// purchase looks its storefront up, and a one-process `buy` would otherwise spend more on
     /// building that index (and on the runtime's first lookups for its types) than on the search.
     public static func named(_ code: String) -> Storefront? {
-        // Codes are stored upper-case (every transaction's is): uppercasing one costs more than
-        // the search, so only a code with a lower-case or non-ASCII letter is uppercased.
-        let upper = code.utf8.contains { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 } ? code.uppercased() : code
-        // Through the buffer, a probe reads one row's code rather than copying the row.
-        return rows.withUnsafeBufferPointer { table in
+        position(of: code).map { Storefront(rows[$0]) }
+    }
+
+    /// The code and currency of the storefront with this code (case-insensitive), or nil: what a
+    /// new transaction records, without building the whole storefront (every purchase asks).
+    static func codeAndCurrency(_ code: String) -> (code: String, currency: String)? {
+        guard let i = position(of: code) else { return nil }
+        return rows.withUnsafeBufferPointer { ($0[i].code, $0[i].currency) }
+    }
+
+    /// Where in `rows` the storefront with this code is: a binary search of `keys`, the codes as
+    /// integers, so a probe compares two words instead of two strings.
+    private static func position(of code: String) -> Int? {
+        // Codes are stored upper-case (every transaction's is): `key` folds ASCII letters
+        // itself. A code with a non-ASCII letter is uppercased as text and compared as text, as
+        // strings compare ("uſa" uppercases to "USA"; "\u{212A}OR", with a Kelvin sign, equals "KOR").
+        guard let key = key(code) else {
+            guard code.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+            let upper = code.uppercased()
+            return rows.firstIndex { $0.code == upper }
+        }
+        return keys.withUnsafeBufferPointer { table in
             var low = 0
             var high = table.count
             while low < high {
                 let mid = (low + high) / 2
-                if table[mid].code < upper { low = mid + 1 } else { high = mid }
+                if table[mid] < key { low = mid + 1 } else { high = mid }
             }
-            return low < table.count && table[low].code == upper ? Storefront(table[low]) : nil
+            return low < table.count && table[low] == key ? low : nil
         }
     }
+
+    /// A three-letter ASCII code, upper-cased, as one integer whose order is the text's; nil
+    /// for anything else.
+    private static func key(_ code: String) -> UInt32? {
+        var key: UInt32 = 0
+        var count = 0
+        for byte in code.utf8 {
+            count += 1
+            guard count <= 3, byte < 0x80 else { return nil }
+            let upper = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+            key = key << 8 | UInt32(upper)
+        }
+        return count == 3 ? key : nil
+    }
+
+    /// `rows`' codes as `key` makes them, in the same (sorted) order.
+    private static let keys: [UInt32] = rows.map { key($0.code) ?? 0 }
 
     /// The United States storefront, Xcode's and iapctl's default.
     public static let usa = named("USA")!

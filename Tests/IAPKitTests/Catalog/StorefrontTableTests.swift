@@ -46,6 +46,16 @@ struct StorefrontTableTests {
         #expect(Storefront.named("CHN")?.storefrontID == "143465")
         #expect(Storefront.named("AFG")?.storefrontID == nil)
         #expect(Storefront.named("US") == nil)
+        #expect(Storefront.named("usA")?.code == "USA")
+        #expect(Storefront.named("USAA") == nil)
+        #expect(Storefront.named("") == nil)
+        // Non-ASCII codes are uppercased and compared as text, as strings compare.
+        #expect(Storefront.named("u\u{17F}a")?.code == "USA")
+        #expect(Storefront.named("\u{212A}OR")?.code == "KOR")
+        #expect(Storefront.named("\u{C9}SP") == nil)
+        #expect(Storefront.codeAndCurrency("jpn")?.code == "JPN")
+        #expect(Storefront.codeAndCurrency("jpn")?.currency == "JPY")
+        #expect(Storefront.codeAndCurrency("XYZ") == nil)
         #expect(Storefront.all.filter { $0.storefrontID != nil }.count == 115)
     }
 
