@@ -301,15 +301,19 @@ public struct Storefront: Hashable, Sendable {
     /// A three-letter ASCII code, upper-cased, as one integer whose order is the text's; nil
     /// for anything else.
     private static func key(_ code: String) -> UInt32? {
-        var key: UInt32 = 0
-        var count = 0
-        for byte in code.utf8 {
-            count += 1
-            guard count <= 3, byte < 0x80 else { return nil }
-            let upper = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
-            key = key << 8 | UInt32(upper)
+        let utf8 = code.utf8
+        guard utf8.count == 3 else { return nil }
+        func key(_ bytes: some Sequence<UInt8>) -> UInt32? {
+            var key: UInt32 = 0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                key = key << 8 | UInt32(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+            }
+            return key
         }
-        return count == 3 ? key : nil
+        // Through the string's bytes (a short string's are copied to the stack), not its
+        // UTF-8 view's iterator: this runs for every row when `keys` is built.
+        return utf8.withContiguousStorageIfAvailable { key($0) } ?? key(utf8)
     }
 
     /// `rows`' codes as `key` makes them, in the same (sorted) order.
