@@ -36,6 +36,9 @@ public struct Machine: Sendable {
         _ command: Command, archive: some TransactionArchive, into effects: inout Effects
     ) throws(StoreError) {
         let before = watchesDateLimit(command) ? state : nil
+        // Most commands emit a few events: room for them at once, not an allocation at the first
+        // and a copy into a larger one at the second.
+        if effects.events.isEmpty { effects.events.reserveCapacity(4) }
         switch command {
         case .requestProducts(let ids):
             requestProducts(ids, into: &effects)
@@ -178,7 +181,8 @@ public struct Machine: Sendable {
     {
         let id = state.nextTransactionID
         state.nextTransactionID = id.next
-        let storefront = Storefront.named(state.settings.storefront) ?? .usa
+        let storefront =
+            Storefront.codeAndCurrency(state.settings.storefront) ?? (Storefront.usa.code, Storefront.usa.currency)
         return Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, quantity: quantity, userID: user,
             state: txState, date: state.clock, originalDate: state.clock, storefront: storefront.code,

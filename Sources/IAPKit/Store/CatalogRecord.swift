@@ -8,23 +8,38 @@ import IAPTime
 /// from it when the store is created (and by the first writer of a store that has none: a
 /// format-1 store or one made before the record existed), names the SHA-256 of the JSON copy it
 /// was made from, and a load uses it only when that digest is the one the checkpoint binds the
-/// store to. It is a `ChecksummedFile` (kind `catalog-record`, version 1): a damaged copy is
-/// refused with exit 65 naming the file, as every store file is (`doctor` rebuilds it).
+/// store to. It is a `ChecksummedFile` (kind `catalog-record`, version 2; version 1 still
+/// reads): a damaged copy is refused with exit 65 naming the file, as every store file is
+/// (`doctor` rebuilds it).
 ///
 /// Layout of the body: the source digest (string), the products, the settings (key, value
 /// pairs), the offer keys (id, X9.63 public key). Every product and offer is a length-prefixed
 /// block, so a later version can append fields this one skips. Enumerations are written as
-/// their raw strings, never as case positions.
+/// their raw strings, never as case positions. Version 2 puts before each product's block its
+/// id and a flags byte (1: self-hosted, 2: has hosted content): what a catalog needs of every
+/// product when it loads, so a store's load reads those and skips the blocks, decoding a
+/// product only when a command asks for it (`LazyProducts`). Version 1 has no such entry and is
+/// decoded whole; the first writer of a store rewrites it as version 2.
 enum CatalogRecord {
     static let kind = "catalog-record"
-    static let version = 1
+    static let version = 2
 
-    /// The file's bytes for `catalog`, made from the JSON copy whose SHA-256 is `sourceSHA256`.
-    static func encode(_ catalog: Catalog, sourceSHA256: String) -> [UInt8] {
+    private static let selfHostedFlag: UInt8 = 1
+    private static let hostedContentFlag: UInt8 = 2
+
+    /// The file's bytes for `catalog`, made from the JSON copy whose SHA-256 is `sourceSHA256`
+    /// (`version` 1 only for the tests that an older record still reads).
+    static func encode(_ catalog: Catalog, sourceSHA256: String, version: Int = CatalogRecord.version) -> [UInt8] {
         var w = ByteWriter(capacity: 4096)
         w.string(sourceSHA256)
         w.varint(UInt64(catalog.products.count))
-        for product in catalog.products { encode(product, into: &w) }
+        for product in catalog.products {
+            if version >= 2 {
+                w.string(product.id.rawValue)
+                w.u8((product.selfHosted ? selfHostedFlag : 0) | (product.hostedContent.isEmpty ? 0 : hostedContentFlag))
+            }
+            encode(product, into: &w)
+        }
         w.varint(UInt64(catalog.settings.count))
         for (key, value) in catalog.settings {
             w.string(key)
@@ -40,23 +55,55 @@ enum CatalogRecord {
 
     /// The catalog and the digest of the JSON copy it was made from; `.damaged` naming `path`
     /// when the file fails its checksum or does not decode.
-    static func decode(_ file: [UInt8], path: String) throws(StoreError) -> (catalog: Catalog, sourceSHA256: String) {
-        let body = try ChecksummedFile.decode(file, kind: kind, maximumVersion: version, path: path)
+    ///
+    /// `lazily`, a version-2 record's products are not decoded here but on first use (a store's
+    /// load: the checksum has vouched for every byte). Otherwise every product is decoded and
+    /// checked against its entry, as `doctor` and the format's tests need.
+    static func decode(_ file: [UInt8], path: String, lazily: Bool = false) throws(StoreError) -> (
+        catalog: Catalog, sourceSHA256: String
+    ) {
+        let version = try ChecksummedFile.version(of: file, kind: kind, maximumVersion: Self.version, path: path)
+        let body = try ChecksummedFile.decode(file, kind: kind, maximumVersion: Self.version, path: path)
         let decoded = body.withUnsafeBytes { raw -> (Catalog, String)? in
             var r = ByteReader(raw)
-            return decodeBody(&r)
+            return decodeBody(&r, body: body, version: version, path: path, lazily: lazily)
         }
         guard let decoded else { throw .damaged(path: path, problem: "malformed catalog record") }
         return decoded
     }
 
-    private static func decodeBody(_ r: inout ByteReader) -> (Catalog, String)? {
+    private static func decodeBody(_ r: inout ByteReader, body: [UInt8], version: Int, path: String, lazily: Bool) -> (
+        Catalog, String
+    )? {
         guard let sha = r.string(), let n = r.varint(), n <= UInt64(r.bytes.count) else { return nil }
         var products: [Product] = []
-        products.reserveCapacity(Int(n))
+        var entries: [LazyProducts.Entry] = []
+        if lazily && version >= 2 {
+            entries.reserveCapacity(Int(n))
+        } else {
+            products.reserveCapacity(Int(n))
+        }
         for _ in 0..<n {
-            guard let p = decodeProduct(&r) else { return nil }
-            products.append(p)
+            if version >= 2 {
+                guard let id = r.string(), let flags = r.u8(), flags & ~(selfHostedFlag | hostedContentFlag) == 0 else {
+                    return nil
+                }
+                let entry = LazyProducts.Entry(
+                    id: ProductID(id), selfHosted: flags & selfHostedFlag != 0, hasHostedContent: flags & hostedContentFlag != 0,
+                    offset: r.index)
+                if lazily {
+                    guard r.block() != nil else { return nil }
+                    entries.append(entry)
+                    continue
+                }
+                guard let p = decodeProduct(&r), p.id == entry.id, p.selfHosted == entry.selfHosted,
+                    p.hostedContent.isEmpty != entry.hasHostedContent
+                else { return nil }
+                products.append(p)
+            } else {
+                guard let p = decodeProduct(&r) else { return nil }
+                products.append(p)
+            }
         }
         guard let s = r.varint(), s <= UInt64(r.bytes.count) else { return nil }
         var settings: [(key: String, value: String)] = []
@@ -73,7 +120,23 @@ enum CatalogRecord {
             keys.append(SubscriptionOfferKey(id: id, publicKey: key))
         }
         guard r.isAtEnd else { return nil }
-        return (Catalog(products: products, settings: settings, offerKeys: keys), sha)
+        guard lazily && version >= 2 else {
+            return (Catalog(products: products, settings: settings, offerKeys: keys), sha)
+        }
+        let lazy = LazyProducts(entries: entries) { entry in
+            let product = body.withUnsafeBytes { raw -> Product? in
+                var b = ByteReader(raw, at: entry.offset)
+                return decodeProduct(&b)
+            }
+            // The file passed its checksum when it was loaded, and its entry and block were
+            // written together from one product: only a record forged with a valid checksum
+            // gets here. `iapctl doctor` decodes every product and reports it.
+            guard let product, product.id == entry.id else {
+                preconditionFailure("\(path): product \(entry.id.rawValue) does not decode; run 'iapctl doctor'")
+            }
+            return product
+        }
+        return (Catalog(lazy: lazy, settings: settings, offerKeys: keys), sha)
     }
 
     // MARK: - Products

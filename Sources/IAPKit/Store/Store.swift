@@ -435,9 +435,18 @@ public final class Store {
     /// damaged or made from another catalog is refused (exit 65, naming it).
     private func loadCatalog(_ stateFile: StateFile, catalogBytes: [UInt8], writable: Bool) throws(StoreError) -> Catalog {
         if let handle = try PosixFile.openForReading(catalogRecordPath) {
-            let (catalog, sha) = try CatalogRecord.decode(try handle.readAll(), path: catalogRecordPath)
+            let record = try handle.readAll()
+            let (catalog, sha) = try CatalogRecord.decode(record, path: catalogRecordPath, lazily: true)
             guard sha == stateFile.catalogSHA256 else {
                 throw .damaged(path: catalogRecordPath, problem: "is not the record of this store's catalog")
+            }
+            // A version-1 record (older iapctl) is decoded whole; rewritten, it loads lazily.
+            if writable,
+                try ChecksummedFile.version(
+                    of: record, kind: CatalogRecord.kind, maximumVersion: CatalogRecord.version, path: catalogRecordPath)
+                    < CatalogRecord.version
+            {
+                try writeCatalogRecord(catalog, sourceSHA256: sha)
             }
             return catalog
         }

@@ -16,6 +16,12 @@ struct StorefrontTableTests {
         #expect(Set(Storefront.all.map(\.currency)).count == 43)
         #expect(Storefront.all.allSatisfy { $0.code.count == 3 && $0.alpha2.count == 2 && $0.currency.count == 3 })
         #expect(Storefront.usa.code == "USA")
+        // `named` and `money(of:)` search these by binary search.
+        #expect(Storefront.rows.map(\.code) == codes)
+        let currencies = Storefront.currencies.map(\.code)
+        #expect(currencies == currencies.sorted() && Set(currencies).count == 43)
+        #expect(Storefront.all.allSatisfy { Storefront.named($0.code) == $0 })
+        #expect(Storefront.money(of: "XXX") == nil)
     }
 
     @Test(
@@ -40,6 +46,16 @@ struct StorefrontTableTests {
         #expect(Storefront.named("CHN")?.storefrontID == "143465")
         #expect(Storefront.named("AFG")?.storefrontID == nil)
         #expect(Storefront.named("US") == nil)
+        #expect(Storefront.named("usA")?.code == "USA")
+        #expect(Storefront.named("USAA") == nil)
+        #expect(Storefront.named("") == nil)
+        // Non-ASCII codes are uppercased and compared as text, as strings compare.
+        #expect(Storefront.named("u\u{17F}a")?.code == "USA")
+        #expect(Storefront.named("\u{212A}OR")?.code == "KOR")
+        #expect(Storefront.named("\u{C9}SP") == nil)
+        #expect(Storefront.codeAndCurrency("jpn")?.code == "JPN")
+        #expect(Storefront.codeAndCurrency("jpn")?.currency == "JPY")
+        #expect(Storefront.codeAndCurrency("XYZ") == nil)
         #expect(Storefront.all.filter { $0.storefrontID != nil }.count == 115)
     }
 

@@ -136,6 +136,23 @@ struct FormatTests {
         return ~c
     }
 
+    @Test("the written-out slicing tables are the polynomial's")
+    func crcTables() {
+        var expected = [UInt32](repeating: 0, count: 8 * 256)
+        for i in 0..<256 {
+            var c = UInt32(i)
+            for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0x82F6_3B78 : c >> 1 }
+            expected[i] = c
+        }
+        for k in 1..<8 {
+            for i in 0..<256 {
+                let previous = expected[(k - 1) * 256 + i]
+                expected[k * 256 + i] = (previous >> 8) ^ expected[Int(previous & 0xFF)]
+            }
+        }
+        #expect(CRC32C.tables == expected)
+    }
+
     @Test("the sliced CRC-32C equals the bit-at-a-time definition at every length, alignment and chaining")
     func crcSliced() {
         var seed: UInt64 = 0x1234_5678_9ABC_DEF0

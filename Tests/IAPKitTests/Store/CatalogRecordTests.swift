@@ -32,6 +32,53 @@ struct CatalogRecordTests {
         #expect(CatalogRecord.encode(back, sourceSHA256: "abc") == bytes)
     }
 
+    @Test("a store's load decodes products lazily, each exactly as parsed", arguments: fixtures)
+    func lazyRoundTrip(name: String) throws {
+        let catalog = try Self.parse(name)
+        let bytes = CatalogRecord.encode(catalog, sourceSHA256: "abc")
+        let (lazy, sha) = try CatalogRecord.decode(bytes, path: "catalog.bin", lazily: true)
+        #expect(sha == "abc")
+        // One by one (by id, in reverse), then whole: the same products either way.
+        for product in catalog.products.reversed() {
+            #expect(lazy[product.id] == product)
+            #expect(lazy.isSelfHosted(product.id) == product.selfHosted)
+        }
+        #expect(Self.same(lazy, catalog))
+        #expect(lazy.closest(to: ProductID("com.x.coin4")) == catalog.closest(to: ProductID("com.x.coin4")))
+        #expect(lazy[ProductID("no.such.product")] == nil)
+        let measured = lazy.measuringContent { Int64($0.path.utf8.count) }
+        #expect(measured.products == catalog.measuringContent { Int64($0.path.utf8.count) }.products)
+        #expect(CatalogRecord.encode(lazy, sourceSHA256: "abc") == bytes)
+    }
+
+    @Test("a version-1 record (older iapctl) still reads, as the same catalog", arguments: fixtures)
+    func versionOneReads(name: String) throws {
+        let catalog = try Self.parse(name)
+        let old = CatalogRecord.encode(catalog, sourceSHA256: "abc", version: 1)
+        #expect(old.starts(with: Array("iapctl-catalog-record v1 ".utf8)))
+        for lazily in [false, true] {
+            let (back, sha) = try CatalogRecord.decode(old, path: "catalog.bin", lazily: lazily)
+            #expect(sha == "abc")
+            #expect(Self.same(back, catalog))
+        }
+    }
+
+    @Test("a version-2 entry that disagrees with its product's block is refused by a strict decode")
+    func entryMismatchRefused() throws {
+        let catalog = try Self.parse("catalog.json")
+        let good = CatalogRecord.encode(catalog, sourceSHA256: "abc")
+        let body = try ChecksummedFile.decode(good, kind: CatalogRecord.kind, maximumVersion: 2, path: "catalog.bin")
+        // The first entry's id is "com.x.coin42" after the digest string: change one letter of
+        // it (only there) and re-checksum, so only the strict check can tell.
+        var forged = body
+        let id = Array("com.x.coin42".utf8)
+        let at = 1 + 3 + 1 + 1
+        #expect(Array(forged[at..<at + id.count]) == id)
+        forged[at + id.count - 1] = UInt8(ascii: "3")
+        let file = ChecksummedFile.encode(kind: CatalogRecord.kind, version: 2, body: forged)
+        #expect(throws: StoreError.self) { try CatalogRecord.decode(file, path: "catalog.bin") }
+    }
+
     @Test("every byte flipped, every truncation and an append are refused with exit 65")
     func everyByteDamaged() throws {
         let catalog = try Self.parse("offers/catalog.json")
@@ -87,5 +134,16 @@ struct CatalogRecordTests {
         #expect(dir.read("s/catalog.bin").isEmpty)
         try store.write { s throws(StoreError) in _ = try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)) }
         #expect(dir.read("s/catalog.bin") == record)
+        // A version-1 record (older iapctl) loads, and the next write rewrites it as version 2.
+        let (_, sha) = try CatalogRecord.decode(record, path: "catalog.bin")
+        let v1 = CatalogRecord.encode(try store.read { s throws(StoreError) in s.catalog }, sourceSHA256: sha, version: 1)
+        dir.write("s/catalog.bin", v1)
+        let again = try store.read { s throws(StoreError) in s.catalog.products.map(\.id) }
+        #expect(again == parsed.products.map(\.id))
+        #expect(dir.read("s/catalog.bin") == v1)
+        try store.write { s throws(StoreError) in _ = try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)) }
+        #expect(dir.read("s/catalog.bin") == record)
+        let stillClean = Doctor.check(store).isClean
+        #expect(stillClean)
     }
 }
