@@ -108,6 +108,16 @@ public struct Catalog: Sendable {
         }
     }
 
+    /// Why a product of a store's catalog record did not decode when it was first asked for
+    /// (`LazyProducts.product(at:)`); nil for a catalog whose products all decoded or were
+    /// parsed whole.
+    var readFailure: StoreError? {
+        switch storage {
+        case .decoded: return nil
+        case .lazy(let lazy): return lazy.failure
+        }
+    }
+
     /// The products' ids in catalog order, without decoding a lazy catalog's products.
     var ids: [ProductID] {
         switch storage {
@@ -168,27 +178,45 @@ final class LazyProducts: Sendable {
     }
 
     let entries: [Entry]
-    private let decode: @Sendable (Entry) -> Product
+    /// A product's block decoded, or the reason it does not decode.
+    typealias Decode = @Sendable (Entry) -> Result<Product, StoreError>
+    private let decode: Decode
     private let decoded: Mutex<[Product?]>
+    /// Why a product did not decode, once one did not (a record forged with a valid checksum:
+    /// its entries and blocks are written together from one product).
+    private let failed = Mutex<StoreError?>(nil)
 
-    init(entries: [Entry], decode: @escaping @Sendable (Entry) -> Product) {
+    init(entries: [Entry], decode: @escaping Decode) {
         self.entries = entries
         self.decode = decode
         self.decoded = Mutex([Product?](repeating: nil, count: entries.count))
     }
 
-    private init(entries: [Entry], decode: @escaping @Sendable (Entry) -> Product, decoded: [Product?]) {
+    private init(entries: [Entry], decode: @escaping Decode, decoded: [Product?]) {
         self.entries = entries
         self.decode = decode
         self.decoded = Mutex(decoded)
     }
 
+    /// The product at `i`, decoded on first use. A block that does not decode gives a stand-in
+    /// with the entry's id and nothing to sell, and records why in `failure`: the store session
+    /// checks it before it commits and after a command's body, the way it checks a queued
+    /// transaction it could not read, so the stand-in never becomes a result (no trap).
     func product(at i: Int) -> Product {
         if let product = decoded.withLock({ $0[i] }) { return product }
-        let product = decode(entries[i])
-        decoded.withLock { $0[i] = product }
-        return product
+        switch decode(entries[i]) {
+        case .success(let product):
+            decoded.withLock { $0[i] = product }
+            return product
+        case .failure(let error):
+            failed.withLock { if $0 == nil { $0 = error } }
+            let id = entries[i].id
+            return Product(id: id, type: .nonConsumable, referenceName: id.rawValue, localizations: [], prices: [])
+        }
     }
+
+    /// Why a product of this catalog did not decode, if one did not.
+    var failure: StoreError? { failed.withLock { $0 } }
 
     /// Every product, in catalog order.
     var all: [Product] {

@@ -123,7 +123,7 @@ enum CatalogRecord {
         guard lazily && version >= 2 else {
             return (Catalog(products: products, settings: settings, offerKeys: keys), sha)
         }
-        let lazy = LazyProducts(entries: entries) { entry in
+        let lazy = LazyProducts(entries: entries) { entry -> Result<Product, StoreError> in
             let product = body.withUnsafeBytes { raw -> Product? in
                 var b = ByteReader(raw, at: entry.offset)
                 return decodeProduct(&b)
@@ -132,9 +132,14 @@ enum CatalogRecord {
             // written together from one product: only a record forged with a valid checksum
             // gets here. `iapctl doctor` decodes every product and reports it.
             guard let product, product.id == entry.id else {
-                preconditionFailure("\(path): product \(entry.id.rawValue) does not decode; run 'iapctl doctor'")
+                return .failure(
+                    .damaged(
+                        path: path,
+                        problem:
+                            "product \(entry.id.rawValue)'s block does not decode as that product (a record rewritten with a valid checksum)"
+                    ))
             }
-            return product
+            return .success(product)
         }
         return (Catalog(lazy: lazy, settings: settings, offerKeys: keys), sha)
     }

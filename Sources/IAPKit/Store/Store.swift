@@ -342,7 +342,13 @@ public final class Store {
     private static func run<R>(_ body: (StoreSession) throws(StoreError) -> R, _ session: StoreSession) throws(StoreError)
         -> R
     {
-        let result = try body(session)
+        let result: R
+        do {
+            result = try body(session)
+        } catch {
+            // A failure the stand-in caused is reported as the damage behind it.
+            throw session.queueReadFailure ?? error
+        }
         if let failure = session.queueReadFailure { throw failure }
         return result
     }

@@ -131,21 +131,35 @@ public final class StoreSession {
         precondition(writable && journal != nil, "apply needs a writing session on a format-2 store")
         if var group = grouped {
             var next = machine
-            let effects = try next.apply(command, archive: BatchArchive(base: self, pending: group.pending.transactions))
-            if let failure = next.state.queue.readFailure { throw failure }
+            let effects = try Self.apply(
+                command, to: &next, archive: BatchArchive(base: self, pending: group.pending.transactions))
+            if let failure = next.state.queue.readFailure ?? next.catalog.readFailure { throw failure }
             group.pending.merge(effects)
             grouped = group
             machine = next
             return effects
         }
         var next = machine
-        let effects = try next.apply(command, archive: HistoryArchive(base: self))
-        if let failure = next.state.queue.readFailure { throw failure }
+        let effects = try Self.apply(command, to: &next, archive: HistoryArchive(base: self))
+        if let failure = next.state.queue.readFailure ?? next.catalog.readFailure { throw failure }
         try commit(machine.state, next.state, effects)
         // Swapped in, not assigned: no second copy of the machine, and one destroyed, not two.
         swap(&machine, &next)
         interpret(effects.storeEffects)
         return effects
+    }
+
+    /// `machine.apply`, except that when a catalog product did not decode on the way (a forged
+    /// record, `Catalog.readFailure`) that damage is the error: the command failed because of
+    /// it, whatever the stand-in product then made the machine refuse.
+    private static func apply(_ command: Command, to machine: inout Machine, archive: some TransactionArchive)
+        throws(StoreError) -> Effects
+    {
+        do {
+            return try machine.apply(command, archive: archive)
+        } catch {
+            throw machine.catalog.readFailure ?? error
+        }
     }
 
     /// Applies several commands and commits them once, all or nothing: for bulk loads (benchmarks,
@@ -156,10 +170,10 @@ public final class StoreSession {
         var next = machine
         var all = Effects()
         for command in commands {
-            let effects = try next.apply(command, archive: BatchArchive(base: self, pending: all.transactions))
+            let effects = try Self.apply(command, to: &next, archive: BatchArchive(base: self, pending: all.transactions))
             all.merge(effects)
         }
-        if let failure = next.state.queue.readFailure { throw failure }
+        if let failure = next.state.queue.readFailure ?? next.catalog.readFailure { throw failure }
         try commit(machine.state, next.state, all)
         machine = next
         interpret(all.storeEffects)
@@ -312,10 +326,11 @@ public final class StoreSession {
         return out
     }
 
-    /// Why a read through the payment queue's subscript failed during this session, if one did:
-    /// `Store.read`/`write` throw it after their body, so what was computed from the stand-in
-    /// is never the command's result.
-    var queueReadFailure: StoreError? { state.queue.readFailure }
+    /// Why a read through the payment queue's subscript, or the first decode of one of the
+    /// catalog record's products, failed during this session, if one did: `Store.read`/`write`
+    /// throw it after their body, so what was computed from the stand-in is never the
+    /// command's result.
+    var queueReadFailure: StoreError? { state.queue.readFailure ?? catalog.readFailure }
 
     /// The latest version of a transaction, from the queue or history; nil if unknown.
     public func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {

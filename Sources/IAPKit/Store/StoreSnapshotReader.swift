@@ -28,11 +28,32 @@ public final class StoreSnapshotReader {
         let bytes = try handle.readAll()
         let journalSize = try PosixFile.openForReading(store.journalPath)?.size() ?? 0
         if let cached, cached.stateBytes == bytes, cached.journalSize == journalSize {
-            return try body(cached.session)
+            return try checked(body, cached.session)
         }
         cached = nil
         let session = try store.load(writable: false, options: StoreCreation())
         cached = (bytes, journalSize, session)
-        return try body(session)
+        return try checked(body, session)
+    }
+
+    /// `body`'s result, unless it met a queued transaction or a catalog product that could not
+    /// be read (`StoreSession.queueReadFailure`), as `Store.read` checks: then that damage is
+    /// thrown (in place of any error the stand-in caused) and the session is not kept.
+    private func checked<R>(_ body: (StoreSession) throws -> R, _ session: StoreSession) throws -> R {
+        let result: R
+        do {
+            result = try body(session)
+        } catch {
+            if let failure = session.queueReadFailure {
+                cached = nil
+                throw failure
+            }
+            throw error
+        }
+        if let failure = session.queueReadFailure {
+            cached = nil
+            throw failure
+        }
+        return result
     }
 }

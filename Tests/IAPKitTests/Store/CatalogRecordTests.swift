@@ -147,3 +147,46 @@ struct CatalogRecordTests {
         #expect(stillClean)
     }
 }
+
+/// A record forged under a valid checksum (an entry renamed, so its block decodes as another
+/// product): the command that meets it fails with the damage, exit 65, commits nothing, and
+/// never traps; products that decode still read.
+@Suite("Catalog record: a forged product block")
+struct CatalogRecordForgedTests {
+    @Test("the command that meets it fails with exit 65 and commits nothing; reads fail the same way")
+    func forgedBlockFailsTheCommand() throws {
+        let dir = TemporaryDirectory()
+        let store = Store(path: dir.path + "/s")
+        try store.write { s throws(StoreError) in _ = try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1)) }
+        let body = try ChecksummedFile.decode(
+            dir.read("s/catalog.bin"), kind: CatalogRecord.kind, maximumVersion: 2, path: "catalog.bin")
+        let id = Array("com.x.coin42".utf8)
+        let at = try #require((0...(body.count - id.count)).first { Array(body[$0..<$0 + id.count]) == id })
+        var forged = body
+        forged[at + id.count - 1] = UInt8(ascii: "3")
+        dir.write("s/catalog.bin", ChecksummedFile.encode(kind: CatalogRecord.kind, version: 2, body: forged))
+        let journal = dir.read("s/journal")
+
+        var code: ExitCode?
+        do throws(StoreError) {
+            try Store(path: dir.path + "/s").write { s throws(StoreError) in
+                _ = try s.apply(.buy(ProductID("com.x.coin43"), user: nil, quantity: 1))
+            }
+        } catch {
+            code = error.exitCode
+            #expect(error.description.contains("com.x.coin43"))
+        }
+        #expect(code == .badData)
+        #expect(dir.read("s/journal") == journal)
+
+        code = nil
+        do throws(StoreError) {
+            _ = try Store(path: dir.path + "/s").read { s throws(StoreError) in s.catalog[ProductID("com.x.coin43")]?.type }
+        } catch {
+            code = error.exitCode
+        }
+        #expect(code == .badData)
+        let vip = try Store(path: dir.path + "/s").read { s throws(StoreError) in s.catalog[ProductID("com.x.vip2")]?.id }
+        #expect(vip == ProductID("com.x.vip2"))
+    }
+}
