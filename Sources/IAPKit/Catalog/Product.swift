@@ -1,37 +1,74 @@
 /// One product of a catalog: what `SKProductsRequest` returns, plus what the simulator needs to
 /// sell it (prices per storefront, subscription terms, hosted content).
 public struct Product: Hashable, Sendable {
-    public let id: ProductID
-    public let type: ProductType
+    public var id: ProductID { box.fields.id }
+    public var type: ProductType { box.fields.type }
     /// App Store Connect's reference name: for people reading the catalog, never shown to buyers.
-    public let referenceName: String
+    public var referenceName: String { box.fields.referenceName }
     /// Title and description per locale (`en_US`, `zh_CN`), in catalog order.
-    public let localizations: [Localization]
+    public var localizations: [Localization] { box.fields.localizations }
     /// Price per storefront code, in catalog order.
     /// Per storefront; a products request shows the prices a price increase raised (issue 15).
-    public internal(set) var prices: [StorefrontPrice]
+    public internal(set) var prices: [StorefrontPrice] {
+        get { box.fields.prices }
+        set {
+            var fields = box.fields
+            fields.prices = newValue
+            box = Box(fields)
+        }
+    }
     /// The subscription period (auto-renewable) or duration (non-renewing); nil otherwise.
-    public let subscriptionPeriod: SubscriptionPeriod?
+    public var subscriptionPeriod: SubscriptionPeriod? { box.fields.subscriptionPeriod }
     /// The subscription group of an auto-renewable subscription.
-    public let subscriptionGroup: String?
+    public var subscriptionGroup: String? { box.fields.subscriptionGroup }
     /// Level of service inside the group: 1 is the highest (App Store Connect's "level",
     /// Xcode's `groupNumber`). Moving to a lower number is an upgrade.
-    public let groupLevel: Int?
+    public var groupLevel: Int? { box.fields.groupLevel }
     /// The introductory offer (of the up-front billing plan) for new subscribers of the group.
-    public let introductoryOffer: IntroductoryOffer?
+    public var introductoryOffer: IntroductoryOffer? { box.fields.introductoryOffer }
     /// Promotional offers, offer codes, win-back offers, billing plans and the monthly plan's
     /// introductory offer.
-    public let offers: ProductOffers
+    public var offers: ProductOffers { box.fields.offers }
     /// Apple-hosted content delivered as `SKDownload`s after purchase or restore.
-    public let hostedContent: [HostedContent]
+    public var hostedContent: [HostedContent] { box.fields.hostedContent }
     /// Content the app downloads itself (RMStore's `contentDownloader`).
-    public let selfHosted: Bool
-    public let familyShareable: Bool
+    public var selfHosted: Bool { box.fields.selfHosted }
+    public var familyShareable: Bool { box.fields.familyShareable }
     /// True for a product of an Xcode `.storekit` file: its one price (`prices[0]`) is sold in
     /// every storefront, shown in that storefront's currency and rounded to its minor units,
     /// as Xcode's test session does (it keeps one `displayPrice` and changes only the currency
     /// with the storefront). False for iapctl's own format, priced storefront by storefront.
-    public let anyStorefront: Bool
+    public var anyStorefront: Bool { box.fields.anyStorefront }
+
+    /// The fields, in one immutable box: a product is copied out of its catalog by every
+    /// purchase, and copying it is then one retain rather than one per field (about a dozen).
+    private struct Fields: Hashable, Sendable {
+        let id: ProductID
+        let type: ProductType
+        let referenceName: String
+        let localizations: [Localization]
+        var prices: [StorefrontPrice]
+        let subscriptionPeriod: SubscriptionPeriod?
+        let subscriptionGroup: String?
+        let groupLevel: Int?
+        let introductoryOffer: IntroductoryOffer?
+        let offers: ProductOffers
+        let hostedContent: [HostedContent]
+        let selfHosted: Bool
+        let familyShareable: Bool
+        let anyStorefront: Bool
+    }
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    public static func == (a: Product, b: Product) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
+
+    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
     public struct Localization: Hashable, Sendable {
         public let locale: String
@@ -62,20 +99,12 @@ public struct Product: Hashable, Sendable {
         selfHosted: Bool = false, familyShareable: Bool = false, anyStorefront: Bool = false,
         offers: ProductOffers = ProductOffers()
     ) {
-        self.id = id
-        self.type = type
-        self.referenceName = referenceName
-        self.localizations = localizations
-        self.prices = prices
-        self.subscriptionPeriod = subscriptionPeriod
-        self.subscriptionGroup = subscriptionGroup
-        self.groupLevel = groupLevel
-        self.introductoryOffer = introductoryOffer
-        self.hostedContent = hostedContent
-        self.selfHosted = selfHosted
-        self.familyShareable = familyShareable
-        self.anyStorefront = anyStorefront
-        self.offers = offers
+        box = Box(
+            Fields(
+                id: id, type: type, referenceName: referenceName, localizations: localizations, prices: prices,
+                subscriptionPeriod: subscriptionPeriod, subscriptionGroup: subscriptionGroup, groupLevel: groupLevel,
+                introductoryOffer: introductoryOffer, offers: offers, hostedContent: hostedContent, selfHosted: selfHosted,
+                familyShareable: familyShareable, anyStorefront: anyStorefront))
     }
 
     /// The localization for `locale`, else its language's, else `en_US`, else the first.

@@ -2,6 +2,9 @@ import IAPTime
 
 /// An imperative request to the store. `Machine.apply` is the only way state changes, and it
 /// takes one of these.
+///
+/// The commands every purchase cycle sends (buy, finish) carry their payload inline; the rarer
+/// ones with large payloads are `indirect`, so a command stays small to pass and copy.
 public enum Command: Hashable, Sendable {
     /// `SKProductsRequest` for these ids; empty means the whole catalog.
     case requestProducts([ProductID])
@@ -16,19 +19,19 @@ public enum Command: Hashable, Sendable {
     /// The app launched: redeliver every unfinished transaction.
     case launch
     /// Change one setting.
-    case setSetting(key: String, value: String)
+    indirect case setSetting(key: String, value: String)
     /// Make the store: the first command of every store, on the empty state (`storeCreated`).
-    case createStore(StoreOrigin)
+    indirect case createStore(StoreOrigin)
     /// The settings and faults a catalog carries, applied to a new store (`settingChanged` and
     /// `faultAdded` events); `catalog` names the file in errors.
-    case applyCatalogSettings([CatalogSetting], catalog: String)
+    indirect case applyCatalogSettings([CatalogSetting], catalog: String)
     /// `SKPaymentQueue.start/pause/resume/cancel(_ downloads:)` for one download of a transaction,
     /// or for every download of it the move applies to (`content` nil).
-    case download(DownloadMove, TransactionID, content: String?)
+    indirect case download(DownloadMove, TransactionID, content: String?)
     /// A hosted download of an active transaction reached `downloadedBytes` (the CLI copied them).
-    case recordDownloadProgress(TransactionID, content: String, downloadedBytes: Int64)
+    indirect case recordDownloadProgress(TransactionID, content: String, downloadedBytes: Int64)
     /// What the self-hosted content downloader did for a transaction (the CLI ran it).
-    case recordContentDownload(TransactionID, ContentDownloadStep)
+    indirect case recordContentDownload(TransactionID, ContentDownloadStep)
     /// The App Store starts a purchase of a promoted product (`shouldAddStorePayment`).
     case promote(ProductID, user: UserID?)
     /// RMStore's `acceptStoredStorePayments`: every stored payment joins the queue.
@@ -36,29 +39,29 @@ public enum Command: Hashable, Sendable {
     /// Ask to Buy: the parent approves a deferred transaction.
     case approve(TransactionID)
     /// Ask to Buy: the parent declines a deferred transaction, which fails with `error`.
-    case decline(TransactionID, error: TransactionError)
+    indirect case decline(TransactionID, error: TransactionError)
     /// The user resolved what interrupted a purchase (or, later, another resolvable issue).
     case resolve(TransactionID)
     /// Arm a fault: the next `count` requests at `point` (for `product`, or any) fail with `error`.
-    case addFault(FaultPoint, TransactionError, count: Int, product: ProductID?)
+    indirect case addFault(FaultPoint, TransactionError, count: Int, product: ProductID?)
     /// Disarm every fault.
     case clearFaults
     /// RMStore's `consumeProductOfIdentifier:`, `count` times.
     case consume(ProductID, count: Int)
     /// A receipt refresh or verification (issue 5).
-    case receipt(ReceiptRequest)
+    indirect case receipt(ReceiptRequest)
     /// Move the simulated clock forward to a date, running everything that falls due on the way
     /// in date order: renewals, expiries, the ends of grace and billing retry periods.
     case advanceClock(to: Timestamp)
     /// Turn a subscription's auto-renew off or on (Settings > Subscriptions; Xcode's transaction
     /// manager).
-    case setAutoRenew(SubscriptionReference, on: Bool)
+    indirect case setAutoRenew(SubscriptionReference, on: Bool)
     /// End a subscription now (Xcode's "Expire Subscription").
-    case expireSubscription(SubscriptionReference)
+    indirect case expireSubscription(SubscriptionReference)
     /// Renew a subscription now, ahead of its date (Xcode's "Renew Subscription").
-    case renewSubscription(SubscriptionReference)
+    indirect case renewSubscription(SubscriptionReference)
     /// End a billing issue with a successful renewal (Xcode's "Resolve Billing Issue").
-    case resolveBillingIssue(SubscriptionReference)
+    indirect case resolveBillingIssue(SubscriptionReference)
     /// Refund a transaction: sets revocationDate and revocationReason (0 other, 1 an issue in
     /// the app) and takes the entitlement away (Xcode's "Refund Purchase").
     case refund(TransactionID, reason: Int)
@@ -71,30 +74,30 @@ public enum Command: Hashable, Sendable {
 
     /// Add the app's subscription offer key (`iapctl offer-key add`; the catalog's at store
     /// creation), replacing one with the same id.
-    case addOfferKey(OfferKeyRecord)
+    indirect case addOfferKey(OfferKeyRecord)
     /// Remove a subscription offer key (`iapctl offer-key remove`).
     case removeOfferKey(String)
     /// `SKPaymentQueue.add(_:)` of a payment with offer options: a promotional offer (either
     /// signature form), an offer code, a win-back offer, the introductory offer eligibility
     /// override, the billing plan.
-    case buyWithOptions(ProductID, user: UserID?, quantity: Int, options: PurchaseOptions)
+    indirect case buyWithOptions(ProductID, user: UserID?, quantity: Int, options: PurchaseOptions)
     /// A change the App Store Server API asked for (`iapctl serve`).
-    case serverAPI(ServerAPIRequest)
+    indirect case serverAPI(ServerAPIRequest)
 
     // MARK: - Issue 15, life-a
 
     /// `refund request`, `refund approve`, `refund decline`, `refund reverse`.
-    case refundRequest(RefundStep)
+    indirect case refundRequest(RefundStep)
     /// `price-increase PRODUCT PRICE`: the subscription's price in `storefront` (nil: the
     /// account's) becomes `price`, with or without the subscribers' consent.
-    case raisePrice(ProductID, price: Price, storefront: String?, consentRequired: Bool)
+    indirect case raisePrice(ProductID, price: Price, storefront: String?, consentRequired: Bool)
     /// `price-consent ID accept|decline`: the subscriber of the subscription `id` belongs to
     /// (any of its transaction ids) answers the price increase.
     case answerPriceIncrease(TransactionID, accept: Bool)
     // MARK: - Life (issue 15)
 
     /// `iapctl family add|remove NAME`: a member joins or leaves the account's family.
-    case family(FamilyRequest)
+    indirect case family(FamilyRequest)
     /// The app called a StoreKit API that has no state of its own to change (subscription
     /// status, AppTransaction, a sheet): an armed fault at `point` fails it (issue 15 item 5).
     case simulatedAPI(FaultPoint, product: ProductID?)

@@ -20,7 +20,11 @@ public struct Event: Hashable, Sendable {
 }
 
 /// What happened. Cases carry the data an observer needs, as the seeds' notifications do.
-public indirect enum EventKind: Hashable, Sendable {
+///
+/// The cases every purchase and finish emit (a transaction, a count, two ids or dates) are
+/// stored inline, so an event costs no allocation of its own; the rest are `indirect`, each a
+/// box, which keeps an `Event` a few words long.
+public enum EventKind: Hashable, Sendable {
     /// A transaction entered a state (`paymentQueue(_:updatedTransactions:)`): the event is
     /// named after the state, `transactionPurchasing` ... `transactionDeferred`.
     case transactionUpdated(Transaction)
@@ -29,110 +33,110 @@ public indirect enum EventKind: Hashable, Sendable {
     /// An unfinished transaction delivered again at app launch.
     case transactionRedelivered(Transaction)
     /// `SKProductsRequest` answered.
-    case productsRequestFinished(products: [ProductID], invalid: [ProductID])
+    indirect case productsRequestFinished(products: [ProductID], invalid: [ProductID])
     /// `SKProductsRequest` failed.
-    case productsRequestFailed(TransactionError)
+    indirect case productsRequestFailed(TransactionError)
     /// `paymentQueueRestoreCompletedTransactionsFinished`, with how many were restored.
-    case restoreFinished(count: Int, user: UserID?)
+    indirect case restoreFinished(count: Int, user: UserID?)
     /// `restoreCompletedTransactionsFailedWithError`.
-    case restoreFailed(TransactionError, user: UserID?)
+    indirect case restoreFailed(TransactionError, user: UserID?)
     /// The app launched and attached its transaction observer.
     case appLaunched(unfinished: Int)
     /// `iapctl config set` changed a setting (or a catalog's settings did, at store creation).
-    case settingChanged(key: String, value: String)
+    indirect case settingChanged(key: String, value: String)
     /// The store was made: the first event of every store created by this release.
-    case storeCreated(StoreOrigin)
+    indirect case storeCreated(StoreOrigin)
     /// A hosted download moved or made progress (`paymentQueue(_:updatedDownloads:)`): named
     /// `downloadStarted`, `downloadPaused`, `downloadResumed`, `downloadUpdated` (a progress step),
     /// `downloadFinished`, `downloadFailed`, `downloadCancelled`.
-    case download(DownloadChange, transaction: TransactionID, product: ProductID, Download)
+    indirect case download(DownloadChange, transaction: TransactionID, product: ProductID, Download)
     /// Self-hosted content (RMStore's contentDownloader) moved or made progress: named
     /// `contentDownloadStarted`, `contentDownloadUpdated`, `contentDownloadFinished`,
     /// `contentDownloadFailed`, `contentDownloadCancelled`.
-    case contentDownload(DownloadChange, ContentDownload)
+    indirect case contentDownload(DownloadChange, ContentDownload)
     /// The App Store started a purchase and the app answered `shouldAddStorePayment`, or a stored
     /// payment joined the queue: `storePaymentAccepted` ... `storedPaymentAccepted`.
-    case storePayment(StorePaymentDecision, StoredPayment)
+    indirect case storePayment(StorePaymentDecision, StoredPayment)
     /// finish-after-downloads: the finish waits until the transaction's downloads end.
     case transactionFinishPostponed(Transaction)
     /// finish-after-downloads: the downloads ended badly, so the transaction was finished and
     /// reported failed (RMStore's `storePaymentTransactionFailed`, error 300 for a cancellation).
-    case transactionDeliveryFailed(Transaction, TransactionError)
+    indirect case transactionDeliveryFailed(Transaction, TransactionError)
     /// An interrupted purchase was resolved by a new purchased transaction.
     case interruptedPurchaseResolved(original: TransactionID, resolved: TransactionID)
     /// `iapctl fault add` armed a fault.
-    case faultAdded(Fault)
+    indirect case faultAdded(Fault)
     /// A fault fired; `remaining` in it is what is left after this firing.
-    case faultFired(Fault)
+    indirect case faultFired(Fault)
     /// `iapctl fault clear` disarmed `count` faults.
     case faultsCleared(count: Int)
     /// `iapctl consume` used up units of a consumable; `balance` is what is left.
-    case productConsumed(ProductID, count: Int, balance: Int)
+    indirect case productConsumed(ProductID, count: Int, balance: Int)
     /// A receipt refresh or verification, and what a verification did to a transaction.
-    case receipt(ReceiptEvent)
+    indirect case receipt(ReceiptEvent)
     /// The simulated clock moved forward (`iapctl clock advance|set`), after everything that fell
     /// due on the way.
     case clockAdvanced(from: Timestamp, to: Timestamp)
     /// A subscription began, or a lapsed one was bought again (server notification SUBSCRIBED,
     /// INITIAL_BUY or RESUBSCRIBE).
-    case subscriptionStarted(Transaction, Subscription, resubscribed: Bool)
+    indirect case subscriptionStarted(Transaction, Subscription, resubscribed: Bool)
     /// A period renewed: a new purchased transaction, same original id, delivered to the queue
     /// (DID_RENEW; BILLING_RECOVERY when it ended a billing issue).
-    case subscriptionRenewed(Transaction, Subscription, recovered: Bool)
+    indirect case subscriptionRenewed(Transaction, Subscription, recovered: Bool)
     /// An upgrade, or a crossgrade of the same duration, replaced the current period at once: the
     /// old period's transaction is marked upgraded and its unused part credited
     /// (DID_CHANGE_RENEWAL_PREF, UPGRADE).
-    case subscriptionUpgraded(from: Transaction, to: Transaction, Subscription)
+    indirect case subscriptionUpgraded(from: Transaction, to: Transaction, Subscription)
     /// The product the subscription renews into changed: a downgrade or a crossgrade to another
     /// duration, waiting for the renewal, or (`change` nil) such a change taken back
     /// (DID_CHANGE_RENEWAL_PREF).
-    case renewalPreferenceChanged(Subscription, from: ProductID, change: GroupChange?)
+    indirect case renewalPreferenceChanged(Subscription, from: ProductID, change: GroupChange?)
     /// Auto-renew was turned on or off (DID_CHANGE_RENEWAL_STATUS).
-    case autoRenewStatusChanged(Subscription)
+    indirect case autoRenewStatusChanged(Subscription)
     /// A renewal could not be charged: billing retry, and the grace period if enabled
     /// (DID_FAIL_TO_RENEW, GRACE_PERIOD when in grace).
-    case renewalFailed(Subscription)
+    indirect case renewalFailed(Subscription)
     /// The grace period ended without a successful charge; access ends, retry goes on
     /// (GRACE_PERIOD_EXPIRED).
-    case gracePeriodExpired(Subscription)
+    indirect case gracePeriodExpired(Subscription)
     /// The subscription ended: auto-renew off, billing retry over, renewal product unavailable,
     /// or expired on purpose (EXPIRED, with the subtype from the expiration intent).
-    case subscriptionExpired(Subscription)
+    indirect case subscriptionExpired(Subscription)
     /// A refund: the transaction carries revocationDate and revocationReason; the subscription
     /// it ended, if any (REFUND).
-    case transactionRevoked(Transaction, Subscription?)
+    indirect case transactionRevoked(Transaction, Subscription?)
     /// `iapctl delete` removed a transaction from history (Xcode's deleteTransaction).
     case transactionDeleted(Transaction)
     /// `iapctl clear` removed every transaction (Xcode's clearTransactions).
     case transactionsCleared(count: Int)
     /// The App Store Server API changed what the App Store knows about a transaction
     /// (`ServerAPIChange`: its app account token, its consumption information).
-    case serverAPI(ServerAPIChange)
+    indirect case serverAPI(ServerAPIChange)
 
     // MARK: - Offers
 
     /// A subscription offer key was added (`offer-key add`, or the catalog's at creation).
-    case offerKeyAdded(OfferKeyRecord)
+    indirect case offerKeyAdded(OfferKeyRecord)
     /// A subscription offer key was removed.
-    case offerKeyRemoved(OfferKeyRecord)
+    indirect case offerKeyRemoved(OfferKeyRecord)
     /// A customer with an active subscription redeemed an offer for it, applying from the next
     /// renewal; with a downgrade or crossgrade (`change`), into the renewal product (server
     /// notification OFFER_REDEEMED, DOWNGRADE for a change; an upgrade with an offer is
     /// `subscriptionUpgraded`, notified as OFFER_REDEEMED UPGRADE).
-    case offerRedeemed(Transaction, Subscription, offer: SubscriptionOfferState.OfferRef, change: GroupChange?)
+    indirect case offerRedeemed(Transaction, Subscription, offer: SubscriptionOfferState.OfferRef, change: GroupChange?)
     /// A subscription's offers or billing plan changed: the offer in effect or waiting for the
     /// renewal, the commitment (for the renewal information the notifications after it carry).
-    case subscriptionOffersChanged(original: TransactionID, SubscriptionOfferState)
+    indirect case subscriptionOffersChanged(original: TransactionID, SubscriptionOfferState)
 
     // MARK: - Issue 15, life-a (refund requests, price increases)
 
     /// A refund request or price increase step (`LifeChange`).
-    case life(LifeChange)
+    indirect case life(LifeChange)
     // MARK: - Life (issue 15)
 
     /// Family Sharing: a member joined or left, a member got a FAMILY_SHARED transaction, or one
     /// was revoked (REVOKE).
-    case family(FamilyChange)
+    indirect case family(FamilyChange)
 
     public var name: String {
         switch self {

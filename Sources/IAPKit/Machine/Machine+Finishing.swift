@@ -29,25 +29,28 @@ extension Machine {
     }
 
     /// Finishes a transaction `finish` has validated (purchased, failed or restored, in the queue).
-    mutating func finishValidated(_ t: Transaction, into effects: inout Effects) {
+    mutating func finishValidated(_ t: consuming Transaction, into effects: inout Effects) {
         if state.settings.finishAfterDownloads && hasUnendedContent(t) {
-            if !state.postponedFinishes.contains(t.id) {
-                state.postponedFinishes.append(t.id)
-                emit(.transactionFinishPostponed(t), into: &effects)
+            let waiting = t
+            if !state.postponedFinishes.contains(waiting.id) {
+                state.postponedFinishes.append(waiting.id)
+                emit(.transactionFinishPostponed(waiting), into: &effects)
             }
-            effects.finish.steps.append(.postponed(t))
+            effects.finish.steps.append(.postponed(waiting))
             return
         }
-        var t = t
         let rmStoreVerdict = state.settings.finishAfterDownloads ? deliveryError(t) : nil
+        // `t` is taken, not copied: once `markFinished` has taken it out of the queue it is the
+        // only reference to its fields, which are then changed in place.
         markFinished(&t, into: &effects)
+        let finished = t
         if let error = rmStoreVerdict {
-            emit(.transactionDeliveryFailed(t, error), into: &effects)
-            effects.finish.steps.append(.deliveryFailed(t, error))
+            emit(.transactionDeliveryFailed(finished, error), into: &effects)
+            effects.finish.steps.append(.deliveryFailed(finished, error))
         } else {
-            credit(t)
-            emit(.transactionFinished(t), into: &effects)
-            effects.finish.steps.append(.finished(t))
+            credit(finished)
+            emit(.transactionFinished(finished), into: &effects)
+            effects.finish.steps.append(.finished(finished))
         }
     }
 
@@ -61,6 +64,9 @@ extension Machine {
     /// them with the transaction), self-hosted content stops, a postponed finish is forgotten, and
     /// the transaction leaves the queue.
     mutating func markFinished(_ t: inout Transaction, into effects: inout Effects) {
+        // Out of the queue first: `t` is then the only copy, and the changes below are made in
+        // place rather than in a copy of all its fields (`record` below would remove it anyway).
+        state.dequeue(t.id)
         for i in t.downloads.indices where !t.downloads[i].state.isTerminal {
             t.downloads[i].phase = .cancelled
             emit(.download(.cancelled, transaction: t.id, product: t.productID, t.downloads[i]), into: &effects)
@@ -75,7 +81,7 @@ extension Machine {
                 effects.finish.cancelled(.selfHosted, of: t.id)
             }
         }
-        state.postponedFinishes.removeAll { $0 == t.id }
+        if !state.postponedFinishes.isEmpty { state.postponedFinishes.removeAll { $0 == t.id } }
         t.disposition = .finished
         record(t, into: &effects)
     }

@@ -7,6 +7,9 @@
 public struct Machine: Sendable {
     public let catalog: Catalog
     public internal(set) var state: StoreState
+    /// The code and currency of the last storefront a new transaction was dated in, and the
+    /// setting's text it was looked up by: every purchase asks, and the setting rarely changes.
+    private var storefrontMemo: (setting: String, code: String, currency: String)?
 
     public init(catalog: Catalog, state: StoreState) {
         self.catalog = catalog
@@ -35,7 +38,21 @@ public struct Machine: Sendable {
     private mutating func applyCommand(
         _ command: Command, archive: some TransactionArchive, into effects: inout Effects
     ) throws(StoreError) {
-        let before = watchesDateLimit(command) ? state : nil
+        // Near the date limit the state before is kept to roll back to; far from it (every
+        // store's usual life) no copy of the state is made at all.
+        guard watchesDateLimit(command) else { return try applyUnwatched(command, archive: archive, into: &effects) }
+        let before = state
+        try applyUnwatched(command, archive: archive, into: &effects)
+        if let problem = dateLimitProblem(effects, clockBefore: before.clock) {
+            state = before
+            throw problem
+        }
+    }
+
+    /// `applyCommand` without the date-limit check.
+    private mutating func applyUnwatched(
+        _ command: Command, archive: some TransactionArchive, into effects: inout Effects
+    ) throws(StoreError) {
         // Most commands emit a few events: room for them at once, not an allocation at the first
         // and a copy into a larger one at the second.
         if effects.events.isEmpty { effects.events.reserveCapacity(4) }
@@ -122,10 +139,6 @@ public struct Machine: Sendable {
         }
         try flushFollowups(archive: archive, into: &effects)
         shareWithFamily(into: &effects)
-        if let before, let problem = dateLimitProblem(effects, clockBefore: before.clock) {
-            state = before
-            throw problem
-        }
     }
 
     // MARK: - Products
@@ -181,14 +194,23 @@ public struct Machine: Sendable {
     {
         let id = state.nextTransactionID
         state.nextTransactionID = id.next
-        let storefront =
-            Storefront.codeAndCurrency(state.settings.storefront) ?? (Storefront.usa.code, Storefront.usa.currency)
+        let storefront = currentStorefront()
         return Transaction(
             id: id, originalID: id, productID: product.id, productType: product.type, quantity: quantity, userID: user,
             state: txState, date: state.clock, originalDate: state.clock, storefront: storefront.code,
             price: raisedPrice(of: product.id, in: storefront.code) ?? product.price(in: storefront.code) ?? .zero,
             currency: storefront.currency, charged: false,
             subscriptionGroup: product.subscriptionGroup)
+    }
+
+    /// The code and currency a new transaction records: the storefront setting's, or the
+    /// United States' for a code iapctl does not know.
+    private mutating func currentStorefront() -> (code: String, currency: String) {
+        let setting = state.settings.storefront
+        if let memo = storefrontMemo, memo.setting == setting { return (memo.code, memo.currency) }
+        let found = Storefront.codeAndCurrency(setting) ?? (Storefront.usa.code, Storefront.usa.currency)
+        storefrontMemo = (setting, found.code, found.currency)
+        return found
     }
 
     /// Moves a purchasing (or approved deferred) transaction to purchased: charges the user, or,
@@ -210,7 +232,8 @@ public struct Machine: Sendable {
                 state.ownership[product.id] = .init(originalID: t.id, originalDate: t.date, userID: t.userID)
             }
         }
-        t.downloads = downloads(for: product)
+        // Assigning no downloads to a transaction that has none would copy its shared fields.
+        if !product.hostedContent.isEmpty || !t.downloads.isEmpty { t.downloads = downloads(for: product) }
         if t.offerType == .code && t.price == .zero { t.charged = false }
     }
 

@@ -7,6 +7,9 @@ import IAPTime
 ///
 /// Extension point: a command with a result of its own gets a case here; `ExitCode.init(_:)`
 /// (exhaustive, no `default:`) then asks what it exits with.
+///
+/// A payment and a finish, every purchase cycle's outcomes, are inline; the rest are `indirect`,
+/// so `Effects`, which holds an outcome, stays small to return and move.
 public enum Outcome: Hashable, Sendable {
     /// Done as asked, with nothing of its own for the command to print (a setting, an offer key,
     /// a server API change, a self-hosted content step, ...); the events say the rest.
@@ -15,61 +18,61 @@ public enum Outcome: Hashable, Sendable {
     /// `approve`, `decline`, resolving an interrupted purchase.
     case payment(Payment)
     /// Ask to Buy: the parent declined, and the transaction failed as asked (exit 0).
-    case declined(Transaction)
+    indirect case declined(Transaction)
     /// A purchase the App Store started (`promote`): what the app answered
     /// `shouldAddStorePayment`, the payment that followed: the accepted one, or after a
     /// decline the one DYFStoreKit's demo app makes itself when payments are allowed, and what
     /// the family's members were given with it.
-    case promoted(StorePaymentDecision, StoredPayment, then: Payment?, family: [FamilyChange])
+    indirect case promoted(StorePaymentDecision, StoredPayment, then: Payment?, family: [FamilyChange])
     /// `resolve` of an interrupted purchase: the failed transaction's id, the purchase that
     /// resolved it, and what the family's members were given with it.
-    case resolved(original: TransactionID, Payment, family: [FamilyChange])
+    indirect case resolved(original: TransactionID, Payment, family: [FamilyChange])
     /// `accept-stored`: each stored payment's answer, oldest first.
-    case storedPaymentsAccepted([Payment])
+    indirect case storedPaymentsAccepted([Payment])
     /// `finish`, `finish --all`, and a finish a verification or a download ending completed.
     case finish(Finish)
     /// `restore`: the restored transactions, or the error a restore fault made it fail with.
-    case restore(restored: [Transaction], failure: TransactionError?)
+    indirect case restore(restored: [Transaction], failure: TransactionError?)
     /// An app launch: the unfinished transactions, redelivered.
-    case launch(redelivered: [Transaction])
+    indirect case launch(redelivered: [Transaction])
     /// A receipt refresh: nil when it finished.
-    case receiptRefresh(failure: TransactionError?)
+    indirect case receiptRefresh(failure: TransactionError?)
     /// A recorded verification of the whole receipt (`verify`, `verify-receipt`).
-    case receiptVerification(ReceiptVerificationRecord)
+    indirect case receiptVerification(ReceiptVerificationRecord)
     /// RMStore's verifier on one transaction (`finish --verify`, auto-finish): passed (then,
     /// when asked, finished), or failed (finished undelivered unless it could not be completed).
-    case transactionVerification(TransactionVerificationOutcome)
+    indirect case transactionVerification(TransactionVerificationOutcome)
     /// `fault add` armed this fault.
-    case faultAdded(Fault)
+    indirect case faultAdded(Fault)
     /// `fault clear` disarmed this many.
     case faultsCleared(count: Int)
     /// Issue 15: a refund request step or a price increase step, with what it changed.
-    case life(LifeOutcome)
+    indirect case life(LifeOutcome)
     /// `family add|remove`: the member, and what was shared with it or revoked from it.
-    case family(FamilyResult)
+    indirect case family(FamilyResult)
     /// `consume`: the units used up and the balance left.
-    case consumed(ProductID, count: Int, balance: Int)
+    indirect case consumed(ProductID, count: Int, balance: Int)
     /// A products request (`products`): nil when it was answered, else the error a `products`
     /// fault failed it with (exit 1).
-    case productsRequest(failure: TransactionError?)
+    indirect case productsRequest(failure: TransactionError?)
     /// `delete`: the transaction's tombstone, and the tombstones of the family members' copies
     /// of it that went with it (docs/family.md).
-    case deleted(Transaction, familyCopies: [Transaction])
+    indirect case deleted(Transaction, familyCopies: [Transaction])
     /// `auto-renew`, `expire`, `renew`, `resolve` of a billing issue: the subscription (original
     /// id), and the renewals the command made, in order: the account's and its family members'
     /// copies of them (FAMILY_SHARED transactions whose reason is RENEWAL).
-    case subscriptionChanged(TransactionID, renewals: [Transaction])
+    indirect case subscriptionChanged(TransactionID, renewals: [Transaction])
     /// `clock advance|set`: where the clock was and is, and what happened on the way.
-    case clockMoved(ClockMove)
+    indirect case clockMoved(ClockMove)
     /// `download start|pause|resume|cancel`: the downloads of the transaction it moved, after the
     /// move, and the postponed finish a cancellation settled (finish-after-downloads). Exit 0:
     /// the move did as asked, whatever the finish it settled came to.
-    case downloadsMoved(DownloadMove, TransactionID, [Download], finish: Finish)
+    indirect case downloadsMoved(DownloadMove, TransactionID, [Download], finish: Finish)
     /// One step of `download run` (`recordDownloadProgress`): the download after it (active,
     /// finished, or failed by an armed fault), and the postponed finish its end settled.
-    case downloadProgressed(TransactionID, Download, finish: Finish)
+    indirect case downloadProgressed(TransactionID, Download, finish: Finish)
     /// A StoreKit API call an armed fault failed (`Command.simulatedAPI`): exit 1.
-    case apiFailed(FaultPoint, TransactionError)
+    indirect case apiFailed(FaultPoint, TransactionError)
 }
 
 /// The store's answer to one payment, with the transaction in its final state.
@@ -77,7 +80,7 @@ public enum Payment: Hashable, Sendable {
     case purchased(Transaction)
     /// Ask to Buy: waiting for `approve` or `decline`.
     case deferred(Transaction)
-    case failed(Transaction, TransactionError)
+    indirect case failed(Transaction, TransactionError)
     /// Failed as an interrupted purchase (`interrupted-purchases`): `resolve` completes it.
     case interrupted(Transaction)
 

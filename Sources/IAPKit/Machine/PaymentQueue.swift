@@ -37,9 +37,7 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
     public private(set) var ids: [TransactionID] = []
     /// Transactions held decoded: each one changed since the checkpoint (all of them in a queue
     /// built from transactions).
-    /// Keyed by the id's number: the store's index already keys by `UInt64`, so the runtime's
-    /// first lookup of a key type's hashing is paid once, not again for `TransactionID`.
-    private var decoded: [UInt64: Transaction] = [:]
+    private var decoded = Held()
     private var source: Source?
 
     public init() {}
@@ -50,7 +48,7 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
     public init(_ transactions: [Transaction]) {
         for t in transactions.sorted(by: { $0.id < $1.id }) {
             ids.append(t.id)
-            decoded[t.id.rawValue] = t
+            decoded.set(t)
         }
     }
 
@@ -68,7 +66,7 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
 
     public subscript(i: Int) -> Transaction {
         let id = ids[i]
-        if let t = decoded[id.rawValue] { return t }
+        if let t = decoded[id] { return t }
         // The checkpoint's CRC vouched for the id, and every committed transaction's latest version
         // is in the journal; a journal damaged since then is recorded in the source (the session
         // throws it: exit 65) and a stand-in is returned, never a trap.
@@ -101,7 +99,7 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
     /// failure is thrown (the subscript cannot throw).
     func transaction(_ id: TransactionID) throws(StoreError) -> Transaction? {
         guard index(of: id) != nil else { return nil }
-        if let t = decoded[id.rawValue] { return t }
+        if let t = decoded[id] { return t }
         return try source?.transaction(id)
     }
 
@@ -133,11 +131,20 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
         let present = i < ids.count && ids[i] == t.id
         if t.isInQueue {
             if !present { ids.insert(t.id, at: i) }
-            decoded[t.id.rawValue] = t
+            decoded.set(t)
         } else if present {
             ids.remove(at: i)
-            decoded[t.id.rawValue] = nil
+            decoded.remove(t.id)
         }
+    }
+
+    /// Takes `id` out of the queue, so that the caller's copy of it is the only one left and
+    /// changing it (a finish) changes it in place instead of copying its fields.
+    mutating func remove(_ id: TransactionID) {
+        let i = insertionPoint(of: id)
+        guard i < ids.count && ids[i] == id else { return }
+        ids.remove(at: i)
+        decoded.remove(id)
     }
 
     /// Equal when they hold the same transactions in the same order. Two copies of one loaded
@@ -146,8 +153,9 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
     public static func == (a: PaymentQueue, b: PaymentQueue) -> Bool {
         guard a.ids == b.ids else { return false }
         guard let source = a.source, source === b.source else { return a.elementsEqual(b) }
-        for key in Set(a.decoded.keys).union(b.decoded.keys) {
-            guard let i = a.index(of: TransactionID(key)) else { continue }
+        // Either side's held ids (one held by both is compared twice: cheaper than a set).
+        for key in a.decoded.ids + b.decoded.ids {
+            guard let i = a.index(of: key) else { continue }
             if a[i] != b[i] { return false }
         }
         return true
@@ -173,4 +181,53 @@ extension Array where Element == Transaction {
     /// A list of transactions equals a queue holding the same, in the same order.
     public static func == (a: [Transaction], b: PaymentQueue) -> Bool { a.elementsEqual(b) }
     public static func != (a: [Transaction], b: PaymentQueue) -> Bool { !(a == b) }
+}
+
+extension PaymentQueue {
+    /// The transactions a queue holds decoded, by id: a short list searched in order while a
+    /// command has changed only a few (the common case: a purchase and its finish), a dictionary
+    /// once there are many (a queue built from many transactions). Comparing a few ids costs
+    /// less than hashing one, and a purchase + finish cycle does three such lookups.
+    struct Held: Sendable {
+        private var few: [Transaction] = []
+        /// Keyed by the id's number: the store's index already keys by `UInt64`, so the runtime's
+        /// first lookup of a key type's hashing is paid once, not again for `TransactionID`.
+        private var many: [UInt64: Transaction]?
+        private static let fewCount = 16
+
+        var count: Int { many?.count ?? few.count }
+
+        var ids: [TransactionID] { many.map { $0.keys.map { TransactionID($0) } } ?? few.map(\.id) }
+
+        subscript(id: TransactionID) -> Transaction? {
+            if let many { return many[id.rawValue] }
+            return few.withUnsafeBufferPointer { all in all.first { $0.id == id } }
+        }
+
+        mutating func set(_ t: Transaction) {
+            if many != nil {
+                many![t.id.rawValue] = t
+                return
+            }
+            if let i = few.firstIndex(where: { $0.id == t.id }) {
+                few[i] = t
+            } else if few.count < Self.fewCount {
+                few.append(t)
+            } else {
+                var all = [UInt64: Transaction](minimumCapacity: Self.fewCount * 2)
+                for x in few { all[x.id.rawValue] = x }
+                all[t.id.rawValue] = t
+                many = all
+                few = []
+            }
+        }
+
+        mutating func remove(_ id: TransactionID) {
+            if many != nil {
+                many![id.rawValue] = nil
+            } else if let i = few.firstIndex(where: { $0.id == id }) {
+                few.remove(at: i)
+            }
+        }
+    }
 }

@@ -136,6 +136,9 @@ public struct StoreState: Hashable, Sendable, Codable {
     /// Puts a transaction in the queue, or replaces the queued version; finished (and deleted)
     /// ones leave it.
     mutating func upsert(_ transaction: Transaction) { queue.upsert(transaction) }
+
+    /// Takes a transaction out of the queue before it is finished (see `PaymentQueue.remove`).
+    mutating func dequeue(_ id: TransactionID) { queue.remove(id) }
 }
 
 extension ProductID: CodingKeyRepresentable {

@@ -22,16 +22,14 @@ public struct Transaction: Hashable, Sendable, Codable {
         get { box.fields.userID }
         _modify { yield &fields.userID }
     }
-    public var state: TransactionState {
-        get { box.fields.state }
-        _modify { yield &fields.state }
-    }
+    /// Kept beside the box, not in it, with `disposition` and `charged`: what a purchase and a
+    /// finish change. Moving a transaction along its lifecycle then changes a word of its own
+    /// and shares every other field with the version before it (which an event still holds),
+    /// instead of copying them all into a new box.
+    public var state: TransactionState
     /// In the payment queue, finished, or deleted: one lifecycle, so a transaction cannot be
     /// both deleted and still queued.
-    public var disposition: Disposition {
-        get { box.fields.disposition }
-        _modify { yield &fields.disposition }
-    }
+    public var disposition: Disposition
     public var date: Timestamp {
         get { box.fields.date }
         _modify { yield &fields.date }
@@ -54,10 +52,7 @@ public struct Transaction: Hashable, Sendable, Codable {
         _modify { yield &fields.currency }
     }
     /// Whether money moved: false for restores, failures, and re-buying what is already owned.
-    public var charged: Bool {
-        get { box.fields.charged }
-        _modify { yield &fields.charged }
-    }
+    public var charged: Bool
     public var downloads: [Download] {
         get { box.fields.downloads }
         _modify { yield &fields.downloads }
@@ -220,6 +215,9 @@ public struct Transaction: Hashable, Sendable, Codable {
         offerID: OfferID? = nil, offerPeriod: SubscriptionPeriod? = nil, billingPlan: BillingPlanType? = nil,
         commitment: TransactionCommitment? = nil
     ) {
+        self.state = state
+        self.disposition = disposition
+        self.charged = charged
         self.box = Box(
             Fields(
                 id: id,
@@ -228,14 +226,11 @@ public struct Transaction: Hashable, Sendable, Codable {
                 productType: productType,
                 quantity: quantity,
                 userID: userID,
-                state: state,
-                disposition: disposition,
                 date: date,
                 originalDate: originalDate,
                 storefront: storefront,
                 price: price,
                 currency: currency,
-                charged: charged,
                 downloads: downloads,
                 expiresDate: expiresDate,
                 webOrderLineItemID: webOrderLineItemID,
@@ -270,14 +265,11 @@ public struct Transaction: Hashable, Sendable, Codable {
         var productType: ProductType
         var quantity: Int
         var userID: UserID?
-        var state: TransactionState
-        var disposition: Disposition
         var date: Timestamp
         var originalDate: Timestamp
         var storefront: String
         var price: Price
         var currency: String
-        var charged: Bool
         var downloads: [Download]
         var expiresDate: Timestamp?
         var webOrderLineItemID: UInt64?
@@ -321,14 +313,20 @@ public struct Transaction: Hashable, Sendable, Codable {
     }
 
     public static func == (a: Transaction, b: Transaction) -> Bool {
-        if a.box === b.box { return true }
         // Two versions of one transaction (what a commit compares) mostly differ in one of these:
         // read alone, they answer before the whole field list is copied out and compared.
-        if a.id != b.id || a.disposition != b.disposition || a.state != b.state { return false }
+        if a.disposition != b.disposition || a.state != b.state || a.charged != b.charged { return false }
+        if a.box === b.box { return true }
+        if a.id != b.id { return false }
         return a.box.fields == b.box.fields
     }
 
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(state)
+        hasher.combine(disposition)
+        hasher.combine(charged)
+        box.fields.hash(into: &hasher)
+    }
 
     /// Purchased or restored: the app has the product to deliver.
     public var isDelivered: Bool { state.isDelivered }

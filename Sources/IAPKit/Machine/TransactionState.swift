@@ -5,8 +5,9 @@
 public enum TransactionState: Hashable, Sendable, Codable {
     case purchasing
     case purchased
-    /// Cancelled or failed before the user was charged; carries the error.
-    case failed(TransactionError)
+    /// Cancelled or failed before the user was charged; carries the error. Boxed, so a state is
+    /// one word and a `Transaction`, which keeps its state beside its fields' box, stays small.
+    indirect case failed(TransactionError)
     case restored
     /// Waiting for an outside action (Ask to Buy).
     case deferred
