@@ -85,4 +85,38 @@ struct PaymentQueueTests {
         loaded.attachQueueSource(PaymentQueue.Source { byID[$0] })
         #expect(loaded == state)
     }
+
+    @Test("held transactions: a list while few, a dictionary past 16, the same queue either way")
+    func heldFewAndMany() throws {
+        let all = Array(try Self.state(unfinished: 40).queue)
+        var queue = PaymentQueue()
+        var model: [Transaction] = []
+        // Grow past the list's 16, replace some, remove some from both ends and the middle.
+        for (i, t) in all.enumerated() {
+            queue.upsert(t)
+            model.append(t)
+            #expect(queue.count == model.count, "after \(i + 1) upserts")
+        }
+        var deferred = all[3]
+        deferred.state = .deferred
+        queue.upsert(deferred)
+        model[3] = deferred
+        for i in [0, 17, 39] {
+            var done = all[i]
+            done.disposition = .finished
+            queue.upsert(done)
+            model.removeAll { $0.id == done.id }
+        }
+        queue.remove(all[25].id)
+        model.removeAll { $0.id == all[25].id }
+        #expect(Array(queue) == model)
+        #expect(queue == PaymentQueue(model))
+        #expect(try queue.transaction(all[3].id) == deferred)
+        #expect(try queue.transaction(all[17].id) == nil)
+        // A small queue stays a list: the same answers.
+        var small = PaymentQueue(Array(all.prefix(3)))
+        small.remove(all[1].id)
+        #expect(Array(small) == [all[0], all[2]])
+    }
 }
+
