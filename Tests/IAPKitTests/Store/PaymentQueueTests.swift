@@ -119,4 +119,3 @@ struct PaymentQueueTests {
         #expect(Array(small) == [all[0], all[2]])
     }
 }
-
