@@ -21,8 +21,12 @@ SHELL := /bin/bash
 # the build output drops exactly that line and nothing else.
 QUIET_LINK = 2>&1 | { grep --line-buffered -v 'libFoundationEssentials\.a(Data+Writing\.swift\.o).*the use of .mktemp. is dangerous' || true; }
 
-.PHONY: build test test-setup demo bench format install clean
+.PHONY: build test test-setup demo bench format install clean order-file
 
+# The release iapctl links its functions in the order of Sources/iapctl/iapctl.order (issue 12,
+# ARCHITECTURE.md). `make order-file` regenerates it from callgrind profiles of the everyday
+# commands (needs valgrind) and relinks; commit the file it writes. SwiftPM does not track the
+# file: after changing it, relink (rm $(BIN); make build).
 build:
 	@echo "$(SWIFT) build $(RELEASE_FLAGS) --product iapctl"
 	@$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
@@ -47,6 +51,11 @@ bench: test-setup
 	@echo "$(SWIFT) build $(RELEASE_FLAGS) --product iapctl"
 	@$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" .build/release/iapbench --binary $(BIN) --json bench/results.json
+
+order-file: build
+	bash scripts/order-file.sh $(BIN) Sources/iapctl/iapctl.order
+	@rm -f $(BIN)  # the order file is no input SwiftPM tracks: relink by hand
+	@$(SWIFT) build $(RELEASE_FLAGS) --product iapctl $(QUIET_LINK)
 
 format:
 	$(SWIFT) format -i -r Sources Tests Plugins Fuzz
