@@ -178,7 +178,13 @@ extension StoreState {
     /// The family, or an empty one.
     public var familyGroup: Family {
         get { family ?? Family() }
-        set { family = newValue.isEmpty ? nil : newValue }
+        // Changed in place, not copied whole by a get and a set (see `StoreState.offers`).
+        _modify {
+            var value = family ?? Family()
+            family = nil
+            defer { family = value.isEmpty ? nil : value }
+            yield &value
+        }
     }
 
     /// Checks a `--member NAME` value: the member must be in the family.

@@ -52,7 +52,14 @@ public struct StoreState: Hashable, Sendable, Codable {
     /// Subscription offers: keys, spent nonces, each subscription's offers, waiting requests.
     public var offers: StoreOffers {
         get { offerState ?? StoreOffers() }
-        set { offerState = newValue.isEmpty ? nil : newValue }
+        // Changed in place: a get-then-set copy would make every change (each renewal records
+        // its offers) copy the whole per-subscription table, quadratic over a clock advance.
+        _modify {
+            var value = offerState ?? StoreOffers()
+            offerState = nil
+            defer { offerState = value.isEmpty ? nil : value }
+            yield &value
+        }
     }
     /// What the App Store Server API recorded per transaction (`ServerAPIRecord`); nil when
     /// nothing (stores written before issue 13 have no such member).
