@@ -133,8 +133,7 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
             if !present { ids.insert(t.id, at: i) }
             decoded.set(t)
         } else if present {
-            ids.remove(at: i)
-            decoded.remove(t.id)
+            remove(at: i, t.id)
         }
     }
 
@@ -143,6 +142,10 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
     mutating func remove(_ id: TransactionID) {
         let i = insertionPoint(of: id)
         guard i < ids.count && ids[i] == id else { return }
+        remove(at: i, id)
+    }
+
+    private mutating func remove(at i: Int, _ id: TransactionID) {
         ids.remove(at: i)
         decoded.remove(id)
     }
