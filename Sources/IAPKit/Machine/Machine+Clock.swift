@@ -54,7 +54,7 @@ extension Machine {
         while let item = due.popMin() {
             guard let sub = state.subscriptions[item.originalID], sub.nextDueDate == item.date else { continue }
             if item.date > state.clock { state.clock = item.date }
-            processDue(item.originalID, at: item.date, into: &effects)
+            processDue(sub, at: item.date, into: &effects)
             // A renewal renews the family's shares at once, dated with it (not after the advance).
             if state.family != nil { shareWithFamily(into: &effects) }
             if let next = state.subscriptions[item.originalID]?.nextDueDate, next <= target {
@@ -64,19 +64,21 @@ extension Machine {
     }
 
     /// What happens to one subscription at its due date.
-    private mutating func processDue(_ id: TransactionID, at date: Timestamp, into effects: inout Effects) {
-        guard var sub = state.subscriptions[id] else { return }
+    private mutating func processDue(_ sub: Subscription, at date: Timestamp, into effects: inout Effects) {
+        var sub = sub
+        let id = sub.originalID
         switch sub.status {
         case .active:
             // Within the monthly plan's commitment the payments go on whatever auto-renew says.
-            guard sub.autoRenew || isCommitted(id) else { return end(id, .cancelled, into: &effects) }
+            let committed = isCommitted(id)
+            guard sub.autoRenew || committed else { return end(id, .cancelled, into: &effects) }
             // A price increase that needs consent and did not get it ends the subscription at
             // the renewal (EXPIRED/PRICE_INCREASE, expiration intent 3; issue 15).
             if let consent = state.priceConsents?[id], consent.status != .accepted {
                 setPriceConsent(nil, for: id)
                 return end(id, .priceIncreaseDeclined, into: &effects)
             }
-            guard let product = catalog[isCommitted(id) ? sub.productID : sub.renewalProductID],
+            guard let product = catalog[committed ? sub.productID : sub.renewalProductID],
                 product.price(in: state.settings.storefront) != nil
             else {
                 return end(id, .productUnavailable, into: &effects)
@@ -84,7 +86,7 @@ extension Machine {
             if state.settings.billingIssues {
                 failRenewal(id, at: date, period: product.subscriptionPeriod, into: &effects)
             } else {
-                renew(id, start: date, reanchor: false, recovered: false, into: &effects)
+                renew(sub, into: product, start: date, reanchor: false, recovered: false, into: &effects)
             }
         case .inGracePeriod(_, let retryUntil):
             sub.status = .inBillingRetry(until: retryUntil)

@@ -13,7 +13,7 @@ extension Machine {
     /// group per store. A subscription from before iapctl recorded offers counts as having had one.
     public func isEligibleForIntroOffer(group: String) -> Bool {
         guard let id = state.subscriptionGroups[group] else { return true }
-        guard let offers = state.offers.subscriptions[id] else { return false }
+        guard let offers = state.subscriptionOffers(id) else { return false }
         return !offers.introductoryRedeemed
     }
 
@@ -30,7 +30,7 @@ extension Machine {
         if case .expired = sub.status, !sub.autoRenew { churned = true }
         return WinBackEligibility.Subscriber(
             churned: churned, paidSince: sub.recentStartDate ?? sub.originalDate, paidUntil: sub.expiresDate,
-            redemptions: state.offers.subscriptions[sub.originalID]?.winBackRedemptions ?? [:])
+            redemptions: state.subscriptionOffers(sub.originalID)?.winBackRedemptions ?? [:])
     }
 
     /// `eligibleWinBackOfferIds` of a subscription now: the win-back offers of its product the
@@ -385,7 +385,7 @@ extension Machine {
         _ terms: PeriodTerms, of product: Product, start: Timestamp, _ t: inout Transaction, _ sub: Subscription,
         into effects: inout Effects
     ) {
-        let before = state.offers.subscriptions[sub.originalID]
+        let before = state.subscriptionOffers(sub.originalID)
         var offers = before ?? SubscriptionOfferState()
         t.offerType = terms.offerRef?.type ?? (terms.offer != nil ? .introductory : nil)
         t.offerID = terms.offerRef?.id
@@ -425,7 +425,7 @@ extension Machine {
             offers.commitment = nil
         }
         state.offers.subscriptions[sub.originalID] = offers
-        noteOffersChanged(sub.originalID, from: before, into: &effects)
+        noteOffersChanged(sub.originalID, from: before, to: offers, into: &effects)
     }
 
     /// Emits `subscriptionOffersChanged` when what renewal information reports of the
@@ -433,20 +433,23 @@ extension Machine {
     /// transactions, so it does not make one).
     mutating func noteOffersChanged(_ original: TransactionID, from before: SubscriptionOfferState?, into effects: inout Effects)
     {
-        func reported(_ s: SubscriptionOfferState?) -> SubscriptionOfferState? {
-            guard var s else { return nil }
-            s.introductoryRedeemed = false
-            if s.current?.type == .introductory { s.current = nil }
-            return s == SubscriptionOfferState() ? nil : s
-        }
-        guard let after = state.offers.subscriptions[original], reported(before) != reported(after) else { return }
+        guard let after = state.subscriptionOffers(original) else { return }
+        noteOffersChanged(original, from: before, to: after, into: &effects)
+    }
+
+    /// As `noteOffersChanged(_:from:into:)`, with the state after the change at hand.
+    private mutating func noteOffersChanged(
+        _ original: TransactionID, from before: SubscriptionOfferState?, to after: SubscriptionOfferState,
+        into effects: inout Effects
+    ) {
+        guard !SubscriptionOfferState.reportsSame(before, after) else { return }
         emit(.subscriptionOffersChanged(original: original, after), into: &effects)
     }
 
     /// Whether a subscription is within a commitment with payments left: it renews each month
     /// whatever its auto-renew setting.
     func isCommitted(_ original: TransactionID) -> Bool {
-        state.offers.subscriptions[original]?.isCommitted ?? false
+        state.subscriptionOffers(original)?.isCommitted ?? false
     }
 }
 

@@ -92,7 +92,7 @@ extension Machine {
                 t.charged = false
                 t.expiresDate = sub.expiresDate
                 t.webOrderLineItemID = sub.webOrderLineItemID
-                let before = state.offers.subscriptions[id]
+                let before = state.subscriptionOffers(id)
                 var offers = before ?? SubscriptionOfferState()
                 if let offer = request?.offer {
                     offers.pending = offerRef(offer, product: product, plan: plan)
@@ -120,7 +120,7 @@ extension Machine {
                 current: sub.recentStartDate ?? sub.originalDate, previousEnd: RecentSubscriptionStart.paidServiceEnd(sub),
                 start: t.date)
             sub.recentStartDate = seriesStart == sub.originalDate ? nil : seriesStart
-            var offers = state.offers.subscriptions[id] ?? SubscriptionOfferState(introductoryRedeemed: true)
+            var offers = state.subscriptionOffers(id) ?? SubscriptionOfferState(introductoryRedeemed: true)
             offers.pending = nil
             offers.commitment = nil
             offers.renewalBillingPlan = plan
@@ -203,14 +203,26 @@ extension Machine {
     {
         // Within a commitment the subscription renews as it is; a change of product waits for
         // the commitment's end.
-        guard var sub = state.subscriptions[id], let product = catalog[isCommitted(id) ? sub.productID : sub.renewalProductID]
+        guard let sub = state.subscriptions[id], let product = catalog[isCommitted(id) ? sub.productID : sub.renewalProductID]
         else { return nil }
+        return renew(sub, into: product, start: start, reanchor: reanchor, recovered: recovered, into: &effects)
+    }
+
+    /// As `renew(_:start:reanchor:recovered:into:)`, with the subscription and the product it
+    /// renews into at hand (a renewal that falls due has both).
+    @discardableResult
+    mutating func renew(
+        _ sub: Subscription, into product: Product, start: Timestamp, reanchor: Bool, recovered: Bool,
+        into effects: inout Effects
+    ) -> Transaction {
+        var sub = sub
+        let id = sub.originalID
         var t = newTransaction(product, user: sub.userID, quantity: 1, state: .purchased)
         t.originalID = sub.originalID
         t.originalDate = sub.originalDate
         t.reason = .renewal
         let terms = SubscriptionTerms.renewal(
-            sub, offers: state.offers.subscriptions[id], product: product, catalog: catalog, storefront: t.storefront)
+            sub, offers: state.subscriptionOffers(id), product: product, catalog: catalog, storefront: t.storefront)
         open(terms, of: product, start: start, reanchor: reanchor, &t, &sub, into: &effects)
         // The renewal charges the raised price: the increase is behind the subscriber.
         setPriceConsent(nil, for: id)
@@ -442,7 +454,7 @@ extension Machine {
                 emit(.autoRenewStatusChanged(sub), into: &effects)
             case .offerRedeemed(let id):
                 guard let t = try visibleTransaction(id, archive: archive), let sub = state.subscriptions[t.originalID],
-                    let offer = state.offers.subscriptions[t.originalID]?.pending
+                    let offer = state.subscriptionOffers(t.originalID)?.pending
                 else { continue }
                 emit(
                     .offerRedeemed(t, sub, offer: offer, change: change(from: sub.productID, to: sub.renewalProductID)),

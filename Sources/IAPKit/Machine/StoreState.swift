@@ -61,6 +61,11 @@ public struct StoreState: Hashable, Sendable, Codable {
             yield &value
         }
     }
+    /// The offer state of the subscription with original id `original`, read without copying
+    /// the other tables of `offers` (a renewal asks several times).
+    public func subscriptionOffers(_ original: TransactionID) -> SubscriptionOfferState? {
+        offerState?.subscriptions[original]
+    }
     /// What the App Store Server API recorded per transaction (`ServerAPIRecord`); nil when
     /// nothing (stores written before issue 13 have no such member).
     public var serverAPIRecords: [TransactionID: ServerAPIRecord]?

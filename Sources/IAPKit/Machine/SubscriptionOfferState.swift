@@ -82,6 +82,28 @@ public struct SubscriptionOfferState: Hashable, Sendable, Codable {
     /// Whether the subscription is within a commitment with payments still to come: it renews
     /// each month whatever its auto-renew setting, and plan changes wait for the commitment's end.
     public var isCommitted: Bool { commitment?.hasPaymentsLeft ?? false }
+
+    /// Whether renewal information reports the same of `a` and `b`: an introductory offer in
+    /// use, and whether one was used, are already in the transactions, so they are not reported;
+    /// no state reports as a new one does. Compared field by field, without copies: a renewal
+    /// asks each time (`SubscriptionOfferStateTests` checks it against the copy-and-compare
+    /// definition for a change of every field).
+    static func reportsSame(_ a: SubscriptionOfferState?, _ b: SubscriptionOfferState?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let a?, nil): return a.reports(sameAs: SubscriptionOfferState())
+        case (nil, let b?): return b.reports(sameAs: SubscriptionOfferState())
+        case (let a?, let b?): return a.reports(sameAs: b)
+        }
+    }
+
+    /// Every stored property but `introductoryRedeemed`, and `current` unless introductory.
+    private func reports(sameAs other: SubscriptionOfferState) -> Bool {
+        func reported(_ ref: OfferRef?) -> OfferRef? { ref?.type == .introductory ? nil : ref }
+        return pending == other.pending && billingPlan == other.billingPlan
+            && renewalBillingPlan == other.renewalBillingPlan && commitment == other.commitment
+            && reported(current) == reported(other.current) && winBackRedemptions == other.winBackRedemptions
+    }
 }
 
 extension OfferID: CodingKeyRepresentable {

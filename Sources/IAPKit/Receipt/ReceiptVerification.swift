@@ -197,7 +197,7 @@ public enum ReceiptVerification {
             for s in state.subscriptions.values.sorted(by: { $0.originalID < $1.originalID }) {
                 let storefront = known[s.latestID.description]?.storefront ?? state.settings.storefront
                 let info = RenewalInfo(
-                    s, offers: state.offers.subscriptions[s.originalID], storefront: storefront, catalog: session.catalog,
+                    s, offers: state.subscriptionOffers(s.originalID), storefront: storefront, catalog: session.catalog,
                     now: state.clock)
                 renewal(s, offer: info.renewalOffer, consent: state.priceConsents?[s.originalID], &w)
             }

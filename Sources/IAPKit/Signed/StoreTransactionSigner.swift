@@ -105,7 +105,7 @@ public struct StoreTransactionSigner: TransactionSigner {
         // prices the renewal there), so a storefront change shows in the renewal price at once.
         let shop = storefront ?? session.state.settings.storefront
         var info = RenewalInfo(
-            sub, offers: session.state.offers.subscriptions[original], storefront: shop,
+            sub, offers: session.state.subscriptionOffers(original), storefront: shop,
             catalog: session.catalog, now: session.state.clock)
         info.applyPriceIncreases(
             session.state.priceIncreases, storefront: shop, asOf: session.state.clock)
