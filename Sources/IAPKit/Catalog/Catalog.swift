@@ -137,9 +137,11 @@ public struct Catalog: Sendable {
     }
 
     /// The same catalog with each hosted content's `contentLength` computed by `measure`. A lazy
-    /// catalog decodes only its products with hosted content (its record flags them).
-    public func measuringContent(_ measure: (HostedContent) -> Int64) -> Catalog {
-        func measured(_ p: Product) -> Product {
+    /// catalog measures a product when it decodes it, on its first use (its record flags the
+    /// products with hosted content), so a command that buys a coin neither decodes nor measures
+    /// the products with downloads.
+    public func measuringContent(_ measure: @escaping @Sendable (HostedContent) -> Int64) -> Catalog {
+        @Sendable func measured(_ p: Product) -> Product {
             guard !p.hostedContent.isEmpty else { return p }
             let content = p.hostedContent.map { c -> HostedContent in
                 var c = c
@@ -226,11 +228,15 @@ final class LazyProducts: Sendable {
         return products
     }
 
-    /// The same products with `change` made to each one that has hosted content; nil when none has.
-    func replacingContent(_ change: (Product) -> Product) -> LazyProducts? {
+    /// The same products with `change` made to each one that has hosted content, as it is
+    /// decoded (at once for those already decoded); nil when none has.
+    func replacingContent(_ change: @escaping @Sendable (Product) -> Product) -> LazyProducts? {
         guard entries.contains(where: { $0.hasHostedContent }) else { return nil }
         var products = decoded.withLock { $0 }
-        for i in entries.indices where entries[i].hasHostedContent { products[i] = change(product(at: i)) }
-        return LazyProducts(entries: entries, decode: decode, decoded: products)
+        for i in entries.indices where entries[i].hasHostedContent { products[i] = products[i].map(change) }
+        let decode = self.decode
+        return LazyProducts(
+            entries: entries, decode: { entry in decode(entry).map { entry.hasHostedContent ? change($0) : $0 } },
+            decoded: products)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import IAPKit
@@ -49,6 +50,28 @@ struct CatalogRecordTests {
         let measured = lazy.measuringContent { Int64($0.path.utf8.count) }
         #expect(measured.products == catalog.measuringContent { Int64($0.path.utf8.count) }.products)
         #expect(CatalogRecord.encode(lazy, sourceSHA256: "abc") == bytes)
+    }
+
+    @Test("a store's catalog measures hosted content when a product is first decoded, not at load")
+    func measuresOnFirstUse() throws {
+        let catalog = try Self.parse("catalog.json")
+        let (lazy, _) = try CatalogRecord.decode(
+            CatalogRecord.encode(catalog, sourceSHA256: "abc"), path: "catalog.bin", lazily: true)
+        let measuredPaths = Mutex<[String]>([])
+        let measured = lazy.measuringContent { content in
+            measuredPaths.withLock { $0.append(content.path) }
+            return 7
+        }
+        let plain = try #require(catalog.products.first { $0.hostedContent.isEmpty })
+        let hosted = try #require(catalog.products.first { !$0.hostedContent.isEmpty })
+        #expect(measuredPaths.withLock { $0 } == [])
+        #expect(measured[plain.id] == plain)
+        #expect(measuredPaths.withLock { $0 } == [])
+        #expect(measured[hosted.id]?.hostedContent.map(\.contentLength) == hosted.hostedContent.map { _ in 7 })
+        #expect(measuredPaths.withLock { $0 } == hosted.hostedContent.map(\.path))
+        // Decoded once, measured once.
+        _ = measured[hosted.id]
+        #expect(measuredPaths.withLock { $0 }.count == hosted.hostedContent.count)
     }
 
     @Test("a version-1 record (older iapctl) still reads, as the same catalog", arguments: fixtures)
