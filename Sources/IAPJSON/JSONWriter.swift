@@ -85,6 +85,15 @@ public struct JSONWriter {
         appendEscaped(value)
     }
 
+    /// Writes a string whose bytes `append` adds, which the caller promises need no escaping
+    /// (printable ASCII without a quote or a backslash: a date, a number it formatted itself).
+    public mutating func unescapedString(_ append: (inout [UInt8]) -> Void) {
+        beforeValue()
+        bytes.append(UInt8(ascii: "\""))
+        append(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     public mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }

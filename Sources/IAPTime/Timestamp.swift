@@ -22,6 +22,63 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// RFC 3339 in UTC: `2026-01-01T00:00:00Z`, with `.123` only when there are milliseconds.
     public var rfc3339: String {
         let c = CivilTime(self)
+        guard (0...9999).contains(c.year) else { return Self.paddedRFC3339(c) }
+        let count = c.millisecond != 0 ? 24 : 20
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            Self.writeRFC3339(c, into: buffer.baseAddress!)
+            return count
+        }
+    }
+
+    /// Appends `rfc3339`'s UTF-8 to `bytes`, without making a `String` (every date of a dump, a
+    /// receipt's JSON and an event goes through here).
+    public func appendRFC3339(to bytes: inout [UInt8]) {
+        let c = CivilTime(self)
+        guard (0...9999).contains(c.year) else { return bytes.append(contentsOf: Self.paddedRFC3339(c).utf8) }
+        let count = c.millisecond != 0 ? 24 : 20
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            Self.writeRFC3339(c, into: buffer.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: count))
+        }
+    }
+
+    /// Writes `YYYY-MM-DDTHH:MM:SS[.mmm]Z` (20 or 24 bytes) for a year of four digits, digit by
+    /// digit: string interpolation cost some eight thousand instructions a date.
+    private static func writeRFC3339(_ c: CivilTime, into p: UnsafeMutablePointer<UInt8>) {
+        func digits(_ value: Int64, _ width: Int, at offset: Int) {
+            var v = value
+            for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                p[i] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            }
+        }
+        digits(c.year, 4, at: 0)
+        p[4] = UInt8(ascii: "-")
+        digits(c.month, 2, at: 5)
+        p[7] = UInt8(ascii: "-")
+        digits(c.day, 2, at: 8)
+        p[10] = UInt8(ascii: "T")
+        digits(c.hour, 2, at: 11)
+        p[13] = UInt8(ascii: ":")
+        digits(c.minute, 2, at: 14)
+        p[16] = UInt8(ascii: ":")
+        digits(c.second, 2, at: 17)
+        if c.millisecond != 0 {
+            p[19] = UInt8(ascii: ".")
+            digits(c.millisecond, 3, at: 20)
+            p[23] = UInt8(ascii: "Z")
+        } else {
+            p[19] = UInt8(ascii: "Z")
+        }
+    }
+
+    /// The general form, for a year outside 0...9999 (never a store's clock, which ends with
+    /// year 9999, but a parsed certificate or receipt date may be anything).
+    static func paddedRFC3339(_ c: CivilTime) -> String {
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
         var text =
             "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if c.millisecond != 0 { text += ".\(pad(c.millisecond, 3))" }
@@ -117,11 +174,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         }
         guard let t = Timestamp(rfc3339: String(decoding: b[..<i], as: UTF8.self) + sign + offset) else { return nil }
         self = t
-    }
-
-    private func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }
 

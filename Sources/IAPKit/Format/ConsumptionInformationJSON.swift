@@ -16,7 +16,7 @@ public enum ConsumptionInformationJSON {
             w.value(member.value)
         }
         w.key("receivedDate")
-        w.string(info.received.rfc3339)
+        w.timestamp(info.received)
         w.key("receivedTimestamp")
         w.int(info.received.milliseconds)
         w.endObject()

@@ -10,7 +10,7 @@ public enum EventJSON {
         w.key("name")
         w.string(e.name)
         w.key("date")
-        w.string(e.date.rfc3339)
+        w.timestamp(e.date)
         w.key("timestamp")
         w.int(e.date.milliseconds)
         switch e.kind {

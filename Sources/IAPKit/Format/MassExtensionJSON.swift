@@ -9,7 +9,7 @@ public enum MassExtensionJSON {
         w.key("productIdentifier")
         w.string(m.productID.rawValue)
         w.key("completeDate")
-        w.string(m.completeDate.rfc3339)
+        w.timestamp(m.completeDate)
         w.key("completeTimestamp")
         w.int(m.completeDate.milliseconds)
         w.key("succeededCount")

@@ -98,7 +98,7 @@ public enum ReceiptJSON {
 
     private static func date(_ key: StaticString, _ twin: StaticString, _ t: Timestamp?, _ w: inout JSONWriter) {
         w.key(key)
-        w.optionalString(t?.rfc3339)
+        w.optionalTimestamp(t)
         w.key(twin)
         if let t { w.int(t.milliseconds) } else { w.null() }
     }

@@ -11,7 +11,7 @@ public enum StoredPaymentJSON {
         w.key("quantity")
         w.int(p.quantity)
         w.key("date")
-        w.string(p.date.rfc3339)
+        w.timestamp(p.date)
         w.key("timestamp")
         w.int(p.date.milliseconds)
         w.endObject()

@@ -33,11 +33,11 @@ public enum TransactionJSON {
         w.key("finished")
         w.bool(t.finished)
         w.key("transactionDate")
-        w.string(t.date.rfc3339)
+        w.timestamp(t.date)
         w.key("transactionTimestamp")
         w.int(t.date.milliseconds)
         w.key("originalTransactionDate")
-        w.string(t.originalDate.rfc3339)
+        w.timestamp(t.originalDate)
         w.key("originalTransactionTimestamp")
         w.int(t.originalDate.milliseconds)
         w.key("error")
@@ -132,7 +132,7 @@ public enum TransactionJSON {
     /// Writes a date value followed by its timestamp twin (the caller has written the date key).
     static func optionalDate(_ date: Timestamp?, _ twin: StaticString, into w: inout JSONWriter) {
         if let date {
-            w.string(date.rfc3339)
+            w.timestamp(date)
             w.key(twin)
             w.int(date.milliseconds)
         } else {
