@@ -137,6 +137,21 @@ public struct PaymentQueue: RandomAccessCollection, Hashable, Sendable, Expressi
         }
     }
 
+    /// Records that the latest version of `id`, as stored in the journal, is (or is not) in the
+    /// queue, without holding it decoded: it is read from the source when asked for (a load's
+    /// replay of the journal's tail, `CommitRecord.foldQueue`). A version held decoded is an
+    /// older one and is dropped.
+    mutating func upsertStored(_ id: TransactionID, inQueue: Bool) {
+        let i = insertionPoint(of: id)
+        let present = i < ids.count && ids[i] == id
+        if inQueue {
+            if !present { ids.insert(id, at: i) }
+            decoded.remove(id)
+        } else if present {
+            remove(at: i, id)
+        }
+    }
+
     /// Takes `id` out of the queue, so that the caller's copy of it is the only one left and
     /// changing it (a finish) changes it in place instead of copying its fields.
     mutating func remove(_ id: TransactionID) {

@@ -149,6 +149,9 @@ public struct StoreState: Hashable, Sendable, Codable {
     /// ones leave it.
     mutating func upsert(_ transaction: Transaction) { queue.upsert(transaction) }
 
+    /// Records a stored transaction's queue membership without decoding it (`PaymentQueue.upsertStored`).
+    mutating func upsertStored(_ id: TransactionID, inQueue: Bool) { queue.upsertStored(id, inQueue: inQueue) }
+
     /// Takes a transaction out of the queue before it is finished (see `PaymentQueue.remove`).
     mutating func dequeue(_ id: TransactionID) { queue.remove(id) }
 }

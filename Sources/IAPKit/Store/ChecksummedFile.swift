@@ -116,14 +116,20 @@ enum ChecksummedFile {
     }
 
     static func decode(_ bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> [UInt8] {
+        Array(bytes[try body(of: bytes, kind: kind, maximumVersion: maximumVersion, path: path)])
+    }
+
+    /// Where the body is in `bytes`, once its header, length and checksum are checked: what a
+    /// caller that only needs to know the file is sound reads, without copying the body out.
+    static func body(of bytes: [UInt8], kind: String, maximumVersion: Int, path: String) throws(StoreError) -> Range<Int> {
         let (_, crc, length, newline) = try header(bytes, kind: kind, maximumVersion: maximumVersion, path: path)
-        let body = Array(bytes[(newline + 1)...])
+        let body = (newline + 1)..<bytes.count
         guard body.count == length else {
             throw .damaged(
                 path: path,
                 problem: "\(body.count < length ? "truncated" : "extended"): header says \(length) bytes, file has \(body.count)")
         }
-        guard CRC32C.checksum(body) == crc else {
+        guard CRC32C.checksum(bytes[body]) == crc else {
             throw .damaged(path: path, problem: "checksum mismatch: the file was damaged")
         }
         return body

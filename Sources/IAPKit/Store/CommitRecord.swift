@@ -122,12 +122,26 @@ enum CommitRecord {
     /// The parts of a payload, found without decoding them: what a reader needs to decode only
     /// the part it wants (the index wants `finals`, `events` wants events, loading wants finals
     /// and the delta).
+    ///
+    /// Every command's load lays out each frame of the journal's tail, so the versions' places
+    /// are one flat array (prefix, offset, length for each) and both arrays are allocated once, at
+    /// their size: three growing arrays cost some 3,000 instructions a frame.
     struct Layout {
-        var versionOffsets: [Int] = []
-        var versionLengths: [Int] = []
-        /// Where each version's length prefix starts: what the index stores.
-        var versionPrefixes: [Int] = []
+        /// `versionCount` triples: where version `i`'s length prefix starts (what the index
+        /// stores), where its bytes start, and their length.
+        private var versionPlaces: [Int] = []
         var finals: [Int] = []
+        var versionCount: Int { versionPlaces.count / 3 }
+        func versionPrefix(_ i: Int) -> Int { versionPlaces[3 * i] }
+        func versionOffset(_ i: Int) -> Int { versionPlaces[3 * i + 1] }
+        func versionLength(_ i: Int) -> Int { versionPlaces[3 * i + 2] }
+
+        mutating func reserveVersions(_ count: Int) { versionPlaces.reserveCapacity(3 * count) }
+        mutating func appendVersion(prefix: Int, offset: Int, length: Int) {
+            versionPlaces.append(prefix)
+            versionPlaces.append(offset)
+            versionPlaces.append(length)
+        }
         var events: Range<Int>?
         var legacyEvents: Range<Int>?
         var state: Range<Int>?
@@ -149,18 +163,19 @@ enum CommitRecord {
             switch section {
             case .versions:
                 guard let count = s.varint(), count <= UInt64(range.count) else { return nil }
+                layout.reserveVersions(Int(count))
                 for _ in 0..<count {
-                    layout.versionPrefixes.append(range.lowerBound + s.index)
+                    let prefix = range.lowerBound + s.index
                     guard let length = s.varint(), length <= UInt64(range.count - s.index) else { return nil }
-                    layout.versionOffsets.append(range.lowerBound + s.index)
-                    layout.versionLengths.append(Int(length))
+                    layout.appendVersion(prefix: prefix, offset: range.lowerBound + s.index, length: Int(length))
                     s.index += Int(length)
                 }
                 guard s.isAtEnd else { return nil }
             case .finals:
                 guard let count = s.varint(), count <= UInt64(range.count) else { return nil }
+                layout.finals.reserveCapacity(Int(count))
                 for _ in 0..<count {
-                    guard let i = s.varint(), i < UInt64(layout.versionOffsets.count) else { return nil }
+                    guard let i = s.varint(), i < UInt64(layout.versionCount) else { return nil }
                     layout.finals.append(Int(i))
                 }
                 guard s.isAtEnd else { return nil }
@@ -188,7 +203,7 @@ enum CommitRecord {
 
     /// Version `i` of a payload.
     static func transaction(_ payload: UnsafeRawBufferPointer, layout: Layout, version i: Int) -> Transaction? {
-        transaction(payload, at: layout.versionOffsets[i], length: layout.versionLengths[i])
+        transaction(payload, at: layout.versionOffset(i), length: layout.versionLength(i))
     }
 
     /// Every event of the payload, in order; nil when malformed.
@@ -199,7 +214,7 @@ enum CommitRecord {
         var cache: [Int: Transaction] = [:]
         var failed = false
         func version(_ i: Int) -> Transaction? {
-            guard i < layout.versionOffsets.count else { return nil }
+            guard i < layout.versionCount else { return nil }
             if let t = cache[i] { return t }
             guard let t = transaction(payload, layout: layout, version: i) else {
                 failed = true
@@ -243,6 +258,28 @@ enum CommitRecord {
         }
         guard r.isAtEnd else { return nil }
         return out
+    }
+
+    /// `fold`, except that the transactions the commit changed are not decoded: the queue only
+    /// learns which ids it holds, and reads each one from the journal (through the index) if a
+    /// command asks for it, as it does for the checkpoint's. A store's load replays the tail since
+    /// the checkpoint this way: a `buy` decoded every transaction of up to some 25 commits (about
+    /// 3,500 instructions each, strings allocated and freed) to use none of them.
+    static func foldQueue(_ payload: UnsafeRawBufferPointer, layout: Layout, into state: inout StoreState) -> Bool {
+        if let range = layout.state {
+            var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
+            guard StateDeltaCodec.apply(from: &r, to: &state), r.isAtEnd else { return false }
+        }
+        for i in layout.finals {
+            let offset = layout.versionOffset(i)
+            let length = layout.versionLength(i)
+            guard offset >= 0, length >= 0, offset + length <= payload.count,
+                let (id, inQueue) = TransactionRecordCodec.queueStatus(
+                    UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)]))
+            else { return false }
+            state.upsertStored(id, inQueue: inQueue)
+        }
+        return true
     }
 
     /// Folds the payload's state delta and latest transaction versions into `state`; false

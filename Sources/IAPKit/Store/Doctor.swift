@@ -66,7 +66,7 @@ public enum Doctor {
                         var latest: [(Transaction, Int)] = []
                         for i in layout.finals {
                             guard let t = CommitRecord.transaction(raw, layout: layout, version: i) else { return false }
-                            latest.append((t, layout.versionPrefixes[i]))
+                            latest.append((t, layout.versionPrefix(i)))
                         }
                         for e in legacy { scan.events.append(.legacy(seq: e.seq, json: e.json)) }
                         for e in events { scan.events.append(.event(e)) }

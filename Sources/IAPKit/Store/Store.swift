@@ -396,10 +396,11 @@ public final class Store {
         guard let catalogHandle = try PosixFile.openForReading(catalogPath) else {
             throw .damaged(path: catalogPath, problem: "missing; the store cannot know its products")
         }
-        // The JSON copy is checked (its CRC, a few thousand instructions) but neither parsed nor
-        // hashed when the binary record is there: a damaged copy is still refused (SPEC 6).
-        let catalogBytes = try ChecksummedFile.decode(
-            try catalogHandle.readAll(), kind: "catalog", maximumVersion: 1, path: catalogPath)
+        // The JSON copy is checked (its CRC, a few thousand instructions) but neither copied
+        // out, parsed nor hashed when the binary record is there: a damaged copy is still
+        // refused (SPEC 6).
+        let catalogFile = try catalogHandle.readAll()
+        let catalogBody = try ChecksummedFile.body(of: catalogFile, kind: "catalog", maximumVersion: 1, path: catalogPath)
         if let wanted = options.catalogFile {
             let given = try StoreCatalog.Source.read(wanted)
             guard SHA256.hexDigest(given.bytes) == stateFile.catalogSHA256 else {
@@ -416,7 +417,7 @@ public final class Store {
             }
         }
         let catalog = StoreCatalog.measure(
-            try loadCatalog(stateFile, catalogBytes: catalogBytes, writable: writable),
+            try loadCatalog(stateFile, catalogFile: catalogFile, body: catalogBody, writable: writable),
             source: StoreCatalog.Source(name: stateFile.catalogName, bytes: [], contentRoot: nil), contentPath: contentPath)
         if let legacy {
             return try StoreSession(store: self, legacy: legacy, catalog: catalog, writable: writable)
@@ -439,7 +440,9 @@ public final class Store {
     /// hashed), or, for a store that has none yet (format 1, or made before the record), from
     /// the checksummed JSON copy, writing the record when the session may write. A record that is
     /// damaged or made from another catalog is refused (exit 65, naming it).
-    private func loadCatalog(_ stateFile: StateFile, catalogBytes: [UInt8], writable: Bool) throws(StoreError) -> Catalog {
+    private func loadCatalog(_ stateFile: StateFile, catalogFile: [UInt8], body: Range<Int>, writable: Bool)
+        throws(StoreError) -> Catalog
+    {
         if let handle = try PosixFile.openForReading(catalogRecordPath) {
             let record = try handle.readAll()
             let (catalog, sha) = try CatalogRecord.decode(record, path: catalogRecordPath, lazily: true)
@@ -456,6 +459,7 @@ public final class Store {
             }
             return catalog
         }
+        let catalogBytes = Array(catalogFile[body])
         guard SHA256.hexDigest(catalogBytes) == stateFile.catalogSHA256 else {
             throw .damaged(path: catalogPath, problem: "is not the catalog this store was created with")
         }

@@ -63,7 +63,7 @@ public final class StoreSession {
             switch try reader.step(at: offset) {
             case .frame(let frame):
                 let layout = try reader.layout(frame)
-                guard try reader.withPayload(frame, { CommitRecord.fold($0, layout: layout, into: &state) }) else {
+                guard try reader.withPayload(frame, { CommitRecord.foldQueue($0, layout: layout, into: &state) }) else {
                     throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed commit record")
                 }
                 offset = frame.next

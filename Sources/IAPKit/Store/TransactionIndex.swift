@@ -104,14 +104,14 @@ final class TransactionIndex {
                     let id = try reader.withPayload(
                         frame,
                         { raw -> UInt64? in
-                            var r = ByteReader(raw, at: layout.versionOffsets[i])
+                            var r = ByteReader(raw, at: layout.versionOffset(i))
                             guard r.varint() == 1 << 3 else { return nil }
                             return r.varint()
                         })
                 else {
                     throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed transaction")
                 }
-                overlay[id] = Location(frame: offset, position: UInt32(layout.versionPrefixes[i]))
+                overlay[id] = Location(frame: offset, position: UInt32(layout.versionPrefix(i)))
             }
             offset = frame.next
         }

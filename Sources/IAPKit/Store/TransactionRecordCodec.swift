@@ -149,6 +149,35 @@ enum TransactionRecordCodec {
         }
     }
 
+    /// A record's id and whether it is in the payment queue (neither finished nor deleted),
+    /// read without decoding the rest: what loading needs of each transaction the journal's tail
+    /// changed (`CommitRecord.foldQueue`). Nil when the record's framing is malformed or it has
+    /// no id; the full `decode` checks the rest when the transaction is read.
+    static func queueStatus(_ bytes: UnsafeRawBufferPointer) -> (id: TransactionID, inQueue: Bool)? {
+        var r = ByteReader(bytes)
+        var id: UInt64?
+        var finished = false
+        var deleted = false
+        while !r.isAtEnd {
+            guard let key = r.varint() else { return nil }
+            switch key & 7 {
+            case varintWire:
+                guard let value = r.varint() else { return nil }
+                switch Tag(rawValue: key >> 3) {
+                case .id: id = value
+                case .finished: finished = value != 0
+                case .isDeleted: deleted = value != 0
+                default: break
+                }
+            case bytesWire:
+                guard let n = r.varint(), n <= UInt64(bytes.count), r.skip(Int(n)) else { return nil }
+            default: return nil
+            }
+        }
+        guard let id else { return nil }
+        return (TransactionID(id), !finished && !deleted)
+    }
+
     /// Decodes a record payload; nil when it is not a well-formed transaction.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Transaction? {
         var r = ByteReader(bytes)

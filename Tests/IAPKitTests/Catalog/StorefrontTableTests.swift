@@ -18,6 +18,9 @@ struct StorefrontTableTests {
         #expect(Storefront.usa.code == "USA")
         // `named` and `money(of:)` search these by binary search.
         #expect(Storefront.rows.map(\.code) == codes)
+        // The written-out search keys are the codes' own, in the same order.
+        #expect(Storefront.keys == Storefront.rows.map { Storefront.key($0.code) ?? 0 })
+        #expect(!Storefront.keys.contains(0))
         let currencies = Storefront.currencies.map(\.code)
         #expect(currencies == currencies.sorted() && Set(currencies).count == 43)
         #expect(Storefront.all.allSatisfy { Storefront.named($0.code) == $0 })

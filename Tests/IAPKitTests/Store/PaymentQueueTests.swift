@@ -118,4 +118,35 @@ struct PaymentQueueTests {
         small.remove(all[1].id)
         #expect(Array(small) == [all[0], all[2]])
     }
+    @Test("a load replays the journal past the checkpoint without decoding: the same queue as the session that wrote it")
+    func tailReplay() throws {
+        let dir = TemporaryDirectory()
+        let store = Store(path: dir.path + "/s")
+        // A tail of commits, each its own session (as one command each): purchases, a finish, a
+        // deferred purchase approved, a decline; one commit changes a transaction an earlier
+        // one made.
+        try store.write { s throws(StoreError) in
+            for _ in 0..<4 { try s.apply(.buy(ProductID("com.x.coin42"), user: UserID("u"), quantity: 2)) }
+        }
+        _ = try store.write { s throws(StoreError) in try s.apply(.finish([TransactionID(2_000_000_000_000_002)])) }
+        try store.write { s throws(StoreError) in
+            try s.apply(.setSetting(key: "ask-to-buy", value: "true"))
+            try s.apply(.buy(ProductID("com.x.noads"), user: nil, quantity: 1))
+            try s.apply(.buy(ProductID("com.x.vip2"), user: nil, quantity: 1))
+            try s.apply(.setSetting(key: "ask-to-buy", value: "false"))
+        }
+        let written = try store.write { s throws(StoreError) in
+            try s.apply(.approve(TransactionID(2_000_000_000_000_005)))
+            try s.apply(.decline(TransactionID(2_000_000_000_000_006), error: TransactionError(.paymentCancelled)))
+            try s.apply(.buy(ProductID("com.x.coin42"), user: nil, quantity: 1))
+            return Array(s.state.queue)
+        }
+        let (ids, stored, loaded) = try store.read { s throws(StoreError) in
+            (s.state.queue.ids, !s.state.queue.isDecoded, Array(s.state.queue))
+        }
+        #expect(stored, "the tail's transactions are read from the journal, not decoded at load")
+        #expect(ids == written.map(\.id))
+        #expect(loaded == written)
+        #expect(written.count == 6)
+    }
 }

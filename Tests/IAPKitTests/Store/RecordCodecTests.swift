@@ -63,6 +63,34 @@ struct RecordCodecTests {
         }
     }
 
+    @Test("a record's id and queue membership read without decoding it agree with the decoded record")
+    func queueStatus() {
+        for disposition in [Transaction.Disposition.queued, .finished, .deleted(wasFinished: false), .deleted(wasFinished: true)]
+        {
+            var minimal = Self.full
+            minimal.originalID = minimal.id
+            minimal.userID = nil
+            minimal.state = .purchased
+            minimal.downloads = []
+            for base in [Self.full, minimal] {
+                var t = base
+                t.disposition = disposition
+                var w = ByteWriter()
+                TransactionRecordCodec.encode(t, into: &w)
+                let status = w.bytes.withUnsafeBytes { TransactionRecordCodec.queueStatus($0) }
+                #expect(status?.id == t.id)
+                #expect(status?.inQueue == t.isInQueue, "\(disposition)")
+            }
+        }
+        // Every truncation: nil, or the id and membership of what is there; never a crash.
+        var w = ByteWriter()
+        TransactionRecordCodec.encode(Self.full, into: &w)
+        for n in 0..<w.bytes.count {
+            let status = Array(w.bytes.prefix(n)).withUnsafeBytes { TransactionRecordCodec.queueStatus($0) }
+            if let status { #expect(status.id == Self.full.id) }
+        }
+    }
+
     @Test("every truncation of a record is rejected, never a crash")
     func truncations() {
         var w = ByteWriter()
