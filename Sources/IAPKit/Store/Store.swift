@@ -383,16 +383,31 @@ public final class Store {
             throw .damaged(path: statePath, problem: "missing")
         }
         let stateBytes = try stateHandle.readAll()
-        let format = try StateFile.format(of: stateBytes, path: statePath)
-        var legacy: LegacyStore?
-        let stateFile: StateFile
-        if format == 1 {
-            let l = try LegacyStore.load(stateBytes: stateBytes, statePath: statePath, journalPath: journalPath)
-            legacy = l
-            stateFile = l.stateFile
-        } else {
-            stateFile = try StateFile.decode(stateBytes, path: statePath)
+        // A format-1 store (the first release's) is read whole, by its own path.
+        if try StateFile.format(of: stateBytes, path: statePath) == 1 {
+            let legacy = try LegacyStore.load(stateBytes: stateBytes, statePath: statePath, journalPath: journalPath)
+            let catalog = try loadCatalog(for: legacy.stateFile, writable: writable, options: options)
+            return try StoreSession(store: self, legacy: legacy, catalog: catalog, writable: writable)
         }
+        let stateFile = try StateFile.decode(stateBytes, path: statePath)
+        let catalog = try loadCatalog(for: stateFile, writable: writable, options: options)
+        if PosixFile.exists(migratedJournalPath) {
+            // A migration committed its checkpoint and was stopped before renaming its journal.
+            if writable {
+                try finishMigration()
+            } else {
+                return try open(
+                    journalPath: migratedJournalPath, stateFile: stateFile, stateSize: stateBytes.count, catalog: catalog,
+                    writable: false)
+            }
+        }
+        return try open(
+            journalPath: journalPath, stateFile: stateFile, stateSize: stateBytes.count, catalog: catalog, writable: writable)
+    }
+
+    /// The catalog a store's checkpoint names, checked against `options.catalogFile` when one is
+    /// given (a store is bound to the catalog it was made with).
+    private func loadCatalog(for stateFile: StateFile, writable: Bool, options: StoreCreation) throws(StoreError) -> Catalog {
         guard let catalogHandle = try PosixFile.openForReading(catalogPath) else {
             throw .damaged(path: catalogPath, problem: "missing; the store cannot know its products")
         }
@@ -416,24 +431,9 @@ public final class Store {
                         store: path, bound: stateFile.catalogName, given: wanted, replace: command.joined(separator: " ")))
             }
         }
-        let catalog = StoreCatalog.measure(
+        return StoreCatalog.measure(
             try loadCatalog(stateFile, catalogFile: catalogFile, body: catalogBody, writable: writable),
             source: StoreCatalog.Source(name: stateFile.catalogName, bytes: [], contentRoot: nil), contentPath: contentPath)
-        if let legacy {
-            return try StoreSession(store: self, legacy: legacy, catalog: catalog, writable: writable)
-        }
-        if PosixFile.exists(migratedJournalPath) {
-            // A migration committed its checkpoint and was stopped before renaming its journal.
-            if writable {
-                try finishMigration()
-            } else {
-                return try open(
-                    journalPath: migratedJournalPath, stateFile: stateFile, stateSize: stateBytes.count, catalog: catalog,
-                    writable: false)
-            }
-        }
-        return try open(
-            journalPath: journalPath, stateFile: stateFile, stateSize: stateBytes.count, catalog: catalog, writable: writable)
     }
 
     /// The store's catalog: from its binary record (`catalog.bin`: no JSON parsed, nothing
