@@ -185,6 +185,7 @@ enum CatalogRecord {
             let ln = b.varint(), ln <= UInt64(block.count)
         else { return nil }
         var localizations: [Product.Localization] = []
+        localizations.reserveCapacity(Int(ln))
         for _ in 0..<ln {
             guard let locale = b.string(), let title = b.string(), let description = b.string() else { return nil }
             localizations.append(.init(locale: locale, title: title, description: description))
@@ -222,6 +223,7 @@ enum CatalogRecord {
     private static func decodePrices(_ r: inout ByteReader) -> [Product.StorefrontPrice]? {
         guard let n = r.varint(), n <= UInt64(r.bytes.count) else { return nil }
         var out: [Product.StorefrontPrice] = []
+        out.reserveCapacity(Int(n))
         for _ in 0..<n {
             guard let storefront = r.string(), let price = r.price() else { return nil }
             out.append(.init(storefront: storefront, price: price))

@@ -91,6 +91,42 @@ struct RecordCodecTests {
         }
     }
 
+    @Test("records' UTF-8 check accepts exactly what the standard library's validator accepts")
+    func utf8Validation() {
+        func agree(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { units in
+                ByteReader.isWellFormedUTF8(units) == (String(validating: units, as: UTF8.self) != nil)
+            }
+        }
+        // Every one- and two-byte sequence, every three-byte one with a multi-byte lead, and
+        // every lead and first continuation of a four-byte one (the rest drawn from a fixed
+        // sequence of interesting bytes).
+        var disagreements = 0
+        for a in 0...255 {
+            if !agree([UInt8(a)]) { disagreements += 1 }
+            for b in 0...255 where !agree([UInt8(a), UInt8(b)]) { disagreements += 1 }
+        }
+        for a in 0xC0...0xFF {
+            for b in 0...255 {
+                for c in stride(from: 0, through: 255, by: 5) where !agree([UInt8(a), UInt8(b), UInt8(c)]) {
+                    disagreements += 1
+                }
+                for (c, d) in [(0x80, 0x80), (0xBF, 0xBF), (0x7F, 0x80), (0x80, 0xC0), (0x90, 0x8F)]
+                where !agree([UInt8(a), UInt8(b), UInt8(c), UInt8(d)]) {
+                    disagreements += 1
+                }
+            }
+        }
+        #expect(disagreements == 0)
+        // Text as catalogs hold it, and the same text cut inside a character.
+        for text in ["Münze", "コイン 100 枚", "€1,99", "🪙 42", "a\u{10FFFF}b"] {
+            let bytes = Array(text.utf8)
+            #expect(agree(bytes))
+            bytes.withUnsafeBytes { #expect(ByteReader.utf8($0) == text) }
+            for cut in 1..<bytes.count { #expect(agree(Array(bytes.prefix(cut))), "\(text) cut at \(cut)") }
+        }
+    }
+
     @Test("every truncation of a record is rejected, never a crash")
     func truncations() {
         var w = ByteWriter()
