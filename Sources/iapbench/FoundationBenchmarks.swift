@@ -18,13 +18,21 @@ enum FoundationBenchmarks {
             let id = try machine.apply(.buy(product, user: nil, quantity: 1), archive: archive).transactions[0].id
             _ = try machine.apply(.finish([id]), archive: archive)
         }
-        let seconds = try Benchmark.time {
-            for _ in 0..<cycles {
-                let id = try machine.apply(.buy(product, user: nil, quantity: 1), archive: archive).transactions[0].id
-                _ = try machine.apply(.finish([id]), archive: archive)
+        // The median of five runs of a fifth each: one run now and then lands on a stretch of
+        // the machine doing something else (single runs ranged 0.84 to 1.42 M/s on the same
+        // binary), and the median leaves that run out where a single timing was it.
+        let runs = 5
+        var rates: [Double] = []
+        for _ in 0..<runs {
+            let seconds = try Benchmark.time {
+                for _ in 0..<(cycles / runs) {
+                    let id = try machine.apply(.buy(product, user: nil, quantity: 1), archive: archive).transactions[0].id
+                    _ = try machine.apply(.finish([id]), archive: archive)
+                }
             }
+            rates.append(Double(cycles / runs) / seconds)
         }
-        return Figure("IAPKit purchase+finish cycles", Double(cycles) / seconds, "cycles/s", atLeast: 1_000_000)
+        return Figure("IAPKit purchase+finish cycles", rates.sorted()[runs / 2], "cycles/s", atLeast: 1_000_000)
     }
 
     /// Fills a store with `count` finished purchases, in batches that commit once each.
