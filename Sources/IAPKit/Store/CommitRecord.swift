@@ -131,6 +131,10 @@ enum CommitRecord {
         /// stores), where its bytes start, and their length.
         private var versionPlaces: [Int] = []
         var finals: [Int] = []
+        var events: Range<Int>?
+        var legacyEvents: Range<Int>?
+        var state: Range<Int>?
+
         var versionCount: Int { versionPlaces.count / 3 }
         func versionPrefix(_ i: Int) -> Int { versionPlaces[3 * i] }
         func versionOffset(_ i: Int) -> Int { versionPlaces[3 * i + 1] }
@@ -142,9 +146,6 @@ enum CommitRecord {
             versionPlaces.append(offset)
             versionPlaces.append(length)
         }
-        var events: Range<Int>?
-        var legacyEvents: Range<Int>?
-        var state: Range<Int>?
     }
 
     /// Splits a payload into its sections; nil when malformed.
@@ -265,7 +266,13 @@ enum CommitRecord {
     /// command asks for it, as it does for the checkpoint's. A store's load replays the tail since
     /// the checkpoint this way: a `buy` decoded every transaction of up to some 25 commits (about
     /// 3,500 instructions each, strings allocated and freed) to use none of them.
-    static func foldQueue(_ payload: UnsafeRawBufferPointer, layout: Layout, into state: inout StoreState) -> Bool {
+    ///
+    /// Each version's place is appended to `versions` as (id, `frame`, position) triples: what
+    /// the index needs to find them without scanning (`TransactionIndex.seedTailVersions`).
+    static func foldQueue(
+        _ payload: UnsafeRawBufferPointer, layout: Layout, frame: UInt64, into state: inout StoreState,
+        versions: inout [Int]
+    ) -> Bool {
         if let range = layout.state {
             var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
             guard StateDeltaCodec.apply(from: &r, to: &state), r.isAtEnd else { return false }
@@ -278,6 +285,9 @@ enum CommitRecord {
                     UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)]))
             else { return false }
             state.upsertStored(id, inQueue: inQueue)
+            versions.append(Int(bitPattern: UInt(id.rawValue)))
+            versions.append(Int(frame))
+            versions.append(layout.versionPrefix(i))
         }
         return true
     }

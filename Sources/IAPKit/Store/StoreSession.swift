@@ -59,11 +59,16 @@ public final class StoreSession {
         var state = stateFile.state
         var reader = JournalReader(journal: journal, size: size)
         var offset = stateFile.journalLength
+        var tailVersions: [Int] = []
         scan: while true {
             switch try reader.step(at: offset) {
             case .frame(let frame):
                 let layout = try reader.layout(frame)
-                guard try reader.withPayload(frame, { CommitRecord.foldQueue($0, layout: layout, into: &state) }) else {
+                guard
+                    try reader.withPayload(
+                        frame,
+                        { CommitRecord.foldQueue($0, layout: layout, frame: offset, into: &state, versions: &tailVersions) })
+                else {
                     throw .damaged(path: journal.path, problem: "frame at byte \(offset): malformed commit record")
                 }
                 offset = frame.next
@@ -73,6 +78,7 @@ public final class StoreSession {
         end = offset
         let index = try TransactionIndex(path: store.indexPath, journal: journal, committedLength: end)
         index.syncs = syncs
+        index.seedTailVersions(tailVersions)
         self.index = index
         let archive = StoreArchive(journal: journal, index: index, committedLength: end, nextID: state.nextTransactionID)
         self.archive = archive

@@ -40,6 +40,27 @@ final class TransactionIndex {
     var syncs = true
     private var slotWindow: [UInt8] = []
     private var slotWindowStart: UInt64 = 0
+    /// Where the transactions the journal's tail past the checkpoint changed have their latest
+    /// version, as the session's load found them (`StoreSession`, `CommitRecord.foldQueue`):
+    /// (id, frame, position) triples, latest last. A lookup of one of them needs no scan of
+    /// the journal since `coveredLength` (up to 64 KiB): a `finish` of what the previous
+    /// command bought finds it here. Dropped at the session's first commit (`absorb`), after
+    /// which the overlay answers.
+    private var tailVersions: [Int] = []
+
+    /// Hands the index the tail's versions (see `tailVersions`).
+    func seedTailVersions(_ triples: [Int]) { tailVersions = triples }
+
+    private func tailVersion(_ id: UInt64) -> Location? {
+        var i = tailVersions.count - 3
+        while i >= 0 {
+            if UInt64(bitPattern: Int64(tailVersions[i])) == id {
+                return Location(frame: UInt64(tailVersions[i + 1]), position: UInt32(tailVersions[i + 2]))
+            }
+            i -= 3
+        }
+        return nil
+    }
 
     init(path: String, journal: Journal, committedLength: UInt64) throws(StoreError) {
         self.path = path
@@ -120,6 +141,7 @@ final class TransactionIndex {
     /// Records what a commit just appended, so a session that keeps running sees it without
     /// scanning the journal again.
     func absorb(frame offset: UInt64, finals: [(TransactionID, Int)], newLength: UInt64) {
+        tailVersions = []
         for (id, position) in finals { overlay[id.rawValue] = Location(frame: offset, position: UInt32(position)) }
         committedLength = newLength
     }
@@ -141,6 +163,7 @@ final class TransactionIndex {
     /// was committed with its record): a missing slot is then damage (a truncated index), and the
     /// index rebuilds itself rather than report the transaction absent.
     func offset(of id: TransactionID, mustExist: Bool = false) throws(StoreError) -> Location? {
+        if !tailVersions.isEmpty, let o = tailVersion(id.rawValue) { return o }
         try scanTail()
         if let o = overlay[id.rawValue] { return o }
         guard file != nil, id.rawValue >= base else { return nil }
