@@ -44,8 +44,8 @@ final class TransactionIndex {
     /// version, as the session's load found them (`StoreSession`, `CommitRecord.foldQueue`):
     /// (id, frame, position) triples, latest last. A lookup of one of them needs no scan of
     /// the journal since `coveredLength` (up to 64 KiB): a `finish` of what the previous
-    /// command bought finds it here. Dropped at the session's first commit (`absorb`), after
-    /// which the overlay answers.
+    /// command bought finds it here. Dropped at the first lookup it cannot answer and at the
+    /// session's first commit (`absorb`), after which the overlay answers.
     private var tailVersions: [Int] = []
 
     /// Hands the index the tail's versions (see `tailVersions`).
@@ -163,7 +163,11 @@ final class TransactionIndex {
     /// was committed with its record): a missing slot is then damage (a truncated index), and the
     /// index rebuilds itself rather than report the transaction absent.
     func offset(of id: TransactionID, mustExist: Bool = false) throws(StoreError) -> Location? {
-        if !tailVersions.isEmpty, let o = tailVersion(id.rawValue) { return o }
+        if !tailVersions.isEmpty {
+            if let o = tailVersion(id.rawValue) { return o }
+            // A miss: the scan below covers the tail too, and answers every lookup after it.
+            tailVersions = []
+        }
         try scanTail()
         if let o = overlay[id.rawValue] { return o }
         guard file != nil, id.rawValue >= base else { return nil }
