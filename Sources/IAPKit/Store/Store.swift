@@ -114,9 +114,11 @@ public final class Store {
 
     /// The journal grows at most this far past the checkpoint before `state` is rewritten: twice
     /// the checkpoint's own size, at least 4 KB and at most 32 KB. Every command replays the tail
-    /// (about ten thousand instructions a commit), and a checkpoint costs about its size, so a
-    /// small state is rewritten often (a `buy` on a young store replays at most some 25 commits
-    /// instead of 200) and a large one, whose queue is kept by id, waits for 32 KB.
+    /// (about five thousand instructions a commit: each frame checked, its state delta applied,
+    /// its transactions' queue membership read, `CommitRecord.foldQueue`), and a checkpoint
+    /// costs about its size, so a small state is rewritten often (a `buy` on a young store
+    /// replays at most some 25 commits instead of 200) and a large one, whose queue is kept by
+    /// id, waits for 32 KB.
     static func checkpointBound(stateSize: Int) -> UInt64 {
         min(32 << 10, max(4 << 10, 2 * UInt64(max(stateSize, 0))))
     }
