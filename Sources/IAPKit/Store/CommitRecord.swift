@@ -190,8 +190,19 @@ enum CommitRecord {
 
     /// The transaction version at `offset` of a payload (`length` bytes).
     static func transaction(_ payload: UnsafeRawBufferPointer, at offset: Int, length: Int) -> Transaction? {
+        bytes(payload, at: offset, length: length).flatMap(TransactionRecordCodec.decode)
+    }
+
+    /// The `length` bytes at `offset` of a payload; nil when they run outside it.
+    private static func bytes(_ payload: UnsafeRawBufferPointer, at offset: Int, length: Int) -> UnsafeRawBufferPointer? {
         guard offset >= 0, length >= 0, offset + length <= payload.count else { return nil }
-        return TransactionRecordCodec.decode(UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)]))
+        return UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)])
+    }
+
+    /// Version `i`'s record bytes; nil when they run outside the payload.
+    private static func versionBytes(_ payload: UnsafeRawBufferPointer, layout: Layout, version i: Int) -> UnsafeRawBufferPointer?
+    {
+        bytes(payload, at: layout.versionOffset(i), length: layout.versionLength(i))
     }
 
     /// The version whose length prefix starts at `prefix` (an index slot's position).
@@ -273,16 +284,10 @@ enum CommitRecord {
         _ payload: UnsafeRawBufferPointer, layout: Layout, frame: UInt64, into state: inout StoreState,
         versions: inout [Int]
     ) -> Bool {
-        if let range = layout.state {
-            var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
-            guard StateDeltaCodec.apply(from: &r, to: &state), r.isAtEnd else { return false }
-        }
+        guard applyStateDelta(payload, layout: layout, to: &state) else { return false }
         for i in layout.finals {
-            let offset = layout.versionOffset(i)
-            let length = layout.versionLength(i)
-            guard offset >= 0, length >= 0, offset + length <= payload.count,
-                let (id, inQueue) = TransactionRecordCodec.queueStatus(
-                    UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)]))
+            guard let bytes = versionBytes(payload, layout: layout, version: i),
+                let (id, inQueue) = TransactionRecordCodec.queueStatus(bytes)
             else { return false }
             state.upsertStored(id, inQueue: inQueue)
             versions.append(Int(bitPattern: UInt(id.rawValue)))
@@ -295,14 +300,18 @@ enum CommitRecord {
     /// Folds the payload's state delta and latest transaction versions into `state`; false
     /// when malformed.
     static func fold(_ payload: UnsafeRawBufferPointer, layout: Layout, into state: inout StoreState) -> Bool {
-        if let range = layout.state {
-            var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
-            guard StateDeltaCodec.apply(from: &r, to: &state), r.isAtEnd else { return false }
-        }
+        guard applyStateDelta(payload, layout: layout, to: &state) else { return false }
         for i in layout.finals {
             guard let t = transaction(payload, layout: layout, version: i) else { return false }
             state.upsert(t)
         }
         return true
+    }
+
+    /// Applies the payload's state delta, if it has one; false when malformed.
+    private static func applyStateDelta(_ payload: UnsafeRawBufferPointer, layout: Layout, to state: inout StoreState) -> Bool {
+        guard let range = layout.state else { return true }
+        var r = ByteReader(UnsafeRawBufferPointer(rebasing: payload[range]))
+        return StateDeltaCodec.apply(from: &r, to: &state) && r.isAtEnd
     }
 }
