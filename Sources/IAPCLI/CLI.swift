@@ -30,7 +30,7 @@ public func run(
     if let stores, let bound = stores.boundLines[arguments] {
         invocation = bound.invocation
         runner = bound.run
-    } else if let leaf = arguments.lazy.compactMap(CommandTable.leaf(named:)).first,
+    } else if let leaf = CommandTable.firstLeaf(in: arguments),
         let alone = try? Binder.parse(arguments: arguments, root: CommandTable.root(alone: leaf)),
         !alone.wantsHelp, !alone.wantsVersion, alone.path == [leaf.spec.name]
     {

@@ -1,7 +1,10 @@
 import IAPKit
 
-/// A command: its declaration (for parsing and help) and what it does.
-struct CommandDefinition: Sendable {
+/// A command: its declaration (for parsing and help) and what it does. A class, not a struct:
+/// `run` holds one while it parses (`CommandDefinition?`), and an optional of a struct this
+/// large is copied and destroyed through its runtime metadata, which a `buy` would otherwise
+/// instantiate at start-up for nothing else (issue 12); an optional reference is a pointer.
+final class CommandDefinition: Sendable {
     let spec: CommandSpec
     let run: @Sendable (CommandContext) throws -> ExitCode
 
@@ -103,6 +106,16 @@ enum CommandTable {
         case "ui": return UICommand.definition
         default: return nil
         }
+    }
+
+    /// The first word of `arguments` that names a leaf command (`leaf(named:)`), or nil. A
+    /// plain loop: `arguments.lazy.compactMap(leaf(named:)).first` runs generic code whose
+    /// types' metadata a command line would instantiate at start-up for this alone.
+    static func firstLeaf(in arguments: [String]) -> CommandDefinition? {
+        for word in arguments {
+            if let leaf = leaf(named: word) { return leaf }
+        }
+        return nil
     }
 
     /// A root holding only `leaf`: what `run` parses a command line against first. A word that

@@ -16,9 +16,11 @@ enum AcceptStoredCommand {
         ), run: run)
 
     static func run(_ c: CommandContext) throws -> ExitCode {
-        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
+        let delivery = try c.write { s throws(StoreError) -> Delivery in
             let effects = try s.apply(.acceptStoredPayments)
-            guard case .storedPaymentsAccepted(let payments) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            guard case .storedPaymentsAccepted(let payments) = effects.outcome else {
+                return Delivery(ExitCode(effects.outcome), [])
+            }
             let ts = payments.map(\.transaction)
             if c.json {
                 c.printTransactions(ts)
@@ -27,8 +29,8 @@ enum AcceptStoredCommand {
             } else {
                 for t in ts { c.stdout.line(TransactionText.line(t)) }
             }
-            return (ExitCode(effects.outcome), ts)
+            return Delivery(ExitCode(effects.outcome), ts)
         }
-        return try c.afterDelivery(code, delivered: delivered)
+        return try c.afterDelivery(delivery)
     }
 }

@@ -17,17 +17,17 @@ enum ApproveCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let id = try TransactionArgument.id(c.invocation.positional("TXID"), in: c.invocation)
-        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
+        let delivery = try c.write { s throws(StoreError) -> Delivery in
             let effects = try s.apply(.approve(id))
-            guard case .payment(let payment) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            guard case .payment(let payment) = effects.outcome else { return Delivery(ExitCode(effects.outcome), []) }
             let t = payment.transaction
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
             } else {
                 c.stdout.line(TransactionText.line(t))
             }
-            return (ExitCode(effects.outcome), [t])
+            return Delivery(ExitCode(effects.outcome), [t])
         }
-        return try c.afterDelivery(code, delivered: delivered)
+        return try c.afterDelivery(delivery)
     }
 }

@@ -92,9 +92,9 @@ enum BuyCommand {
         let command: Command =
             options.map { .buyWithOptions(id, user: user, quantity: quantity, options: $0) }
             ?? .buy(id, user: user, quantity: quantity)
-        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
+        let delivery = try c.write { s throws(StoreError) -> Delivery in
             let effects = try s.apply(command)
-            guard case .payment(let payment) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            guard case .payment(let payment) = effects.outcome else { return Delivery(ExitCode(effects.outcome), []) }
             let t = payment.transaction
             if c.json {
                 c.printJSON { TransactionJSON.write(t, into: &$0) }
@@ -105,9 +105,9 @@ enum BuyCommand {
                     c.stdout.line("deliver it, then run 'iapctl finish \(t.id)'")
                 }
             }
-            return (ExitCode(effects.outcome), [t])
+            return Delivery(ExitCode(effects.outcome), [t])
         }
-        return try c.afterDelivery(code, delivered: delivered)
+        return try c.afterDelivery(delivery)
     }
 }
 

@@ -30,10 +30,10 @@ enum PromoteCommand {
         let id = ProductID(i.positional("ID") ?? "")
         guard !id.rawValue.isEmpty else { throw i.usageError("empty product identifier; give one such as com.x.noads") }
         let user = try UserArgument.user(from: i)
-        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
+        let delivery = try c.write { s throws(StoreError) -> Delivery in
             let effects = try s.apply(.promote(id, user: user))
             guard case .promoted(let decision, let payment, let then, let family) = effects.outcome else {
-                return (ExitCode(effects.outcome), [])
+                return Delivery(ExitCode(effects.outcome), [])
             }
             let t = then?.transaction
             if c.json {
@@ -54,8 +54,8 @@ enum PromoteCommand {
                 if let t { c.stdout.line(TransactionText.line(t)) }
                 if decision == .declined && t == nil { c.stdout.line("payments are not allowed: the app did not buy it") }
             }
-            return (ExitCode(effects.outcome), t.map { [$0] } ?? [])
+            return Delivery(ExitCode(effects.outcome), t.map { [$0] } ?? [])
         }
-        return try c.afterDelivery(code, delivered: delivered)
+        return try c.afterDelivery(delivery)
     }
 }

@@ -37,10 +37,10 @@ enum ResolveCommand {
             s.state.subscriptions[id] != nil && !s.state.interruptedPurchases.contains { $0.transactionID == id }
         }
         if subscription { return try ResolveBillingCommand.runBilling(c) }
-        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
+        let delivery = try c.write { s throws(StoreError) -> Delivery in
             let effects = try s.apply(.resolve(id))
             guard case .resolved(let original, let payment, let family) = effects.outcome else {
-                return (ExitCode(effects.outcome), [])
+                return Delivery(ExitCode(effects.outcome), [])
             }
             let t = payment.transaction
             if c.json {
@@ -50,8 +50,8 @@ enum ResolveCommand {
                 for change in family { c.stdout.line(EventText.family(change)) }
                 c.stdout.line(TransactionText.line(t))
             }
-            return (ExitCode(effects.outcome), [t])
+            return Delivery(ExitCode(effects.outcome), [t])
         }
-        return try c.afterDelivery(code, delivered: delivered)
+        return try c.afterDelivery(delivery)
     }
 }

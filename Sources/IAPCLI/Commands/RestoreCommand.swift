@@ -21,10 +21,12 @@ enum RestoreCommand {
 
     static func run(_ c: CommandContext) throws -> ExitCode {
         let user = try UserArgument.user(from: c.invocation)
-        let (code, delivered) = try c.write { s throws(StoreError) -> (ExitCode, [Transaction]) in
+        let delivery = try c.write { s throws(StoreError) -> Delivery in
             let effects = try s.apply(.restore(user: user))
             // Only the restored transactions: renewals that fell due before the restore are not.
-            guard case .restore(let restored, let failure) = effects.outcome else { return (ExitCode(effects.outcome), []) }
+            guard case .restore(let restored, let failure) = effects.outcome else {
+                return Delivery(ExitCode(effects.outcome), [])
+            }
             if c.json {
                 c.printTransactions(restored)
             } else {
@@ -36,8 +38,8 @@ enum RestoreCommand {
                     c.stdout.line("restore finished: \(restored.count) transaction\(restored.count == 1 ? "" : "s") restored")
                 }
             }
-            return (ExitCode(effects.outcome), restored)
+            return Delivery(ExitCode(effects.outcome), restored)
         }
-        return try c.afterDelivery(code, delivered: delivered)
+        return try c.afterDelivery(delivery)
     }
 }

@@ -32,11 +32,15 @@ struct OptionSpec: Equatable, Sendable {
     init(name: String, short: Character? = nil, valueName: String = "value", help: String, kind: Kind) {
         self.name = name
         self.short = short
-        var placeholder = Substring(valueName)
-        if placeholder.hasPrefix("<") && placeholder.hasSuffix(">") && placeholder.count >= 2 {
-            placeholder = placeholder.dropFirst().dropLast()
+        // `<n>` is checked on the UTF-8 ends first: every option of a command is declared when
+        // the command runs, and `hasPrefix` on a Substring segments graphemes (issue 12).
+        if kind == .flag {
+            self.valueName = ""
+        } else if valueName.utf8.count >= 2, valueName.utf8.first == UInt8(ascii: "<"), valueName.utf8.last == UInt8(ascii: ">") {
+            self.valueName = String(valueName.dropFirst().dropLast())
+        } else {
+            self.valueName = valueName
         }
-        self.valueName = kind == .flag ? "" : String(placeholder)
         self.help = help
         self.kind = kind
     }

@@ -5,11 +5,28 @@ import IAPRuntime
 /// `DeliveryPipeline`, `SelfHostedDownloader`): its sessions are the command's, and its reports
 /// are rendered here as the command's text lines (with --json only errors and warnings: the
 /// command printed its document).
+/// What a delivering command's session returns: its exit code and the transactions it delivered.
+/// A struct, not a tuple: the session's result type is passed to `Store.write` as metadata, and
+/// a tuple's is built at run time (issue 12).
+struct Delivery {
+    let code: ExitCode
+    let transactions: [Transaction]
+
+    init(_ code: ExitCode, _ transactions: [Transaction]) {
+        self.code = code
+        self.transactions = transactions
+    }
+}
+
 extension CommandContext: DeliveryHost {
     /// RMStore's pipeline or the content downloader after a command delivered `transactions`,
     /// decided from the settings and catalog the command's session saw.
     func afterDelivery(_ code: ExitCode, delivered transactions: [Transaction]) throws -> ExitCode {
         try DeliveryFollowUp.after(code, delivered: transactions, autoFinish: lastAutoFinish, catalog: lastCatalog, self)
+    }
+
+    func afterDelivery(_ delivery: Delivery) throws -> ExitCode {
+        try afterDelivery(delivery.code, delivered: delivery.transactions)
     }
 
     func yieldStore() { store.release() }

@@ -14,7 +14,7 @@ public struct Catalog: Sendable {
         }
     }
     /// Store settings the catalog asks for (Xcode `.storekit` files carry these).
-    public let settings: [(key: String, value: String)]
+    public let settings: [CatalogSetting]
     /// Subscription offer keys the catalog carries (Xcode's `subscriptionOffersKeyPair`, the
     /// project format's `subscriptionOfferKeys`); a store created with the catalog starts with them.
     public let offerKeys: [SubscriptionOfferKey]
@@ -40,7 +40,7 @@ public struct Catalog: Sendable {
     }
 
     public init(
-        products: [Product], settings: [(key: String, value: String)] = [], offerKeys: [SubscriptionOfferKey] = []
+        products: [Product], settings: [CatalogSetting] = [], offerKeys: [SubscriptionOfferKey] = []
     ) {
         self.storage = .decoded(products)
         self.settings = settings
@@ -57,7 +57,7 @@ public struct Catalog: Sendable {
     }
 
     /// A catalog whose products `lazy` decodes on first use.
-    init(lazy: LazyProducts, settings: [(key: String, value: String)], offerKeys: [SubscriptionOfferKey]) {
+    init(lazy: LazyProducts, settings: [CatalogSetting], offerKeys: [SubscriptionOfferKey]) {
         self.storage = .lazy(lazy)
         self.settings = settings
         self.offerKeys = offerKeys
@@ -183,7 +183,30 @@ final class LazyProducts: Sendable {
     /// A product's block decoded, or the reason it does not decode.
     typealias Decode = @Sendable (Entry) -> Result<Product, StoreError>
     private let decode: Decode
-    private let decoded: Mutex<[Product?]>
+    private let decoded: Mutex<Decoded>
+
+    /// The products decoded so far: for each entry, where its product is in `products`, or -1.
+    /// Not an array of `count` optional products: filling that with nil cost a `buy` some 39
+    /// thousand instructions (each element copied through the optional's runtime metadata) for
+    /// the one product it decodes; nor a dictionary, whose key type's conformances the runtime
+    /// looks up by name (issue 12). `slots` is a plain array of integers.
+    private struct Decoded: Sendable {
+        var slots: [Int]
+        var products: [Product] = []
+
+        init(count: Int) { slots = [Int](repeating: -1, count: count) }
+
+        func product(_ i: Int) -> Product? { slots[i] < 0 ? nil : products[slots[i]] }
+
+        mutating func set(_ i: Int, _ product: Product) {
+            if slots[i] >= 0 {
+                products[slots[i]] = product
+            } else {
+                slots[i] = products.count
+                products.append(product)
+            }
+        }
+    }
     /// Why a product did not decode, once one did not (a record forged with a valid checksum:
     /// its entries and blocks are written together from one product).
     private let failed = Mutex<StoreError?>(nil)
@@ -191,10 +214,10 @@ final class LazyProducts: Sendable {
     init(entries: [Entry], decode: @escaping Decode) {
         self.entries = entries
         self.decode = decode
-        self.decoded = Mutex([Product?](repeating: nil, count: entries.count))
+        self.decoded = Mutex(Decoded(count: entries.count))
     }
 
-    private init(entries: [Entry], decode: @escaping Decode, decoded: [Product?]) {
+    private init(entries: [Entry], decode: @escaping Decode, decoded: Decoded) {
         self.entries = entries
         self.decode = decode
         self.decoded = Mutex(decoded)
@@ -205,10 +228,10 @@ final class LazyProducts: Sendable {
     /// checks it before it commits and after a command's body, the way it checks a queued
     /// transaction it could not read, so the stand-in never becomes a result (no trap).
     func product(at i: Int) -> Product {
-        if let product = decoded.withLock({ $0[i] }) { return product }
+        if let product = decoded.withLock({ $0.product(i) }) { return product }
         switch decode(entries[i]) {
         case .success(let product):
-            decoded.withLock { $0[i] = product }
+            decoded.withLock { $0.set(i, product) }
             return product
         case .failure(let error):
             failed.withLock { if $0 == nil { $0 = error } }
@@ -233,7 +256,9 @@ final class LazyProducts: Sendable {
     func replacingContent(_ change: @escaping @Sendable (Product) -> Product) -> LazyProducts? {
         guard entries.contains(where: { $0.hasHostedContent }) else { return nil }
         var products = decoded.withLock { $0 }
-        for i in entries.indices where entries[i].hasHostedContent { products[i] = products[i].map(change) }
+        for i in entries.indices where entries[i].hasHostedContent {
+            if let product = products.product(i) { products.set(i, change(product)) }
+        }
         let decode = self.decode
         return LazyProducts(
             entries: entries, decode: { entry in decode(entry).map { entry.hasHostedContent ? change($0) : $0 } },

@@ -78,17 +78,17 @@ public enum CatalogJSONFormat {
                         "catalog format \(v) is newer than this iapctl reads (\(CatalogJSONFormat.version)); upgrade iapctl")
                 }
             }
-            var settings: [(key: String, value: String)] = []
+            var settings: [CatalogSetting] = []
             if let s = root["settings"] {
                 guard let pairs = s.objectValue else { throw fail("settings", "expected an object of setting names to values") }
                 for pair in pairs {
                     switch pair.value {
-                    case .string(let text): settings.append((pair.key, text))
-                    case .bool(let b): settings.append((pair.key, b ? "true" : "false"))
-                    case .number(let n): settings.append((pair.key, n))
+                    case .string(let text): settings.append(CatalogSetting(pair.key, text))
+                    case .bool(let b): settings.append(CatalogSetting(pair.key, b ? "true" : "false"))
+                    case .number(let n): settings.append(CatalogSetting(pair.key, n))
                     // A setting given more than once (several `fault`s): an array of strings.
                     case .array(let items) where !items.isEmpty && items.allSatisfy({ $0.stringValue != nil }):
-                        for item in items { settings.append((pair.key, item.stringValue!)) }
+                        for item in items { settings.append(CatalogSetting(pair.key, item.stringValue!)) }
                     default: throw fail("settings.\(pair.key)", "expected a string, number, boolean or array of strings")
                     }
                 }

@@ -34,7 +34,7 @@ extension CatalogJSONFormat {
         return printer.bytes
     }
 
-    private static func settings(_ pairs: [(key: String, value: String)]) -> JSONValue {
+    private static func settings(_ pairs: [CatalogSetting]) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
         for pair in pairs {
             if let i = members.firstIndex(where: { $0.key == pair.key }) {

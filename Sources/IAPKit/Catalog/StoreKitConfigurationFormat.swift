@@ -348,14 +348,14 @@ public enum StoreKitConfigurationFormat {
 
         // MARK: Settings
 
-        mutating func settings(_ value: JSONValue?) throws(CatalogError) -> [(key: String, value: String)] {
+        mutating func settings(_ value: JSONValue?) throws(CatalogError) -> [CatalogSetting] {
             guard let value, value != .null else { return [] }
             _ = try object(value, "settings")
             checkKeys(value, "settings", known: KnownKeys.settings)
-            var result: [(key: String, value: String)] = []
+            var result: [CatalogSetting] = []
             if let locale = try string(value["_locale"], "settings._locale") {
                 if let problem = LocaleIdentifier.problem(locale) { throw fail("settings._locale", problem) }
-                result.append(("locale", locale))
+                result.append(CatalogSetting("locale", locale))
                 fileLocale = locale
             }
             if let code = try string(value["_storefront"], "settings._storefront") {
@@ -363,7 +363,7 @@ public enum StoreKitConfigurationFormat {
                     throw fail("settings._storefront", "unknown storefront '\(code)'; \(Storefront.unknownCodeHint(code))")
                 }
                 storefront = known
-                result.append(("storefront", known.code))
+                result.append(CatalogSetting("storefront", known.code))
             }
             let flags: [(xcode: String, iapctl: String)] = [
                 ("_askToBuyEnabled", "ask-to-buy"),
@@ -371,17 +371,18 @@ public enum StoreKitConfigurationFormat {
             ]
             for flag in flags {
                 if let on = try bool(value[flag.xcode], "settings.\(flag.xcode)") {
-                    result.append((flag.iapctl, on ? "true" : "false"))
+                    result.append(CatalogSetting(flag.iapctl, on ? "true" : "false"))
                 }
             }
             // Xcode 12-15 write `_billingIssuesEnabled`; Xcode 16 writes `_renewalBillingIssuesEnabled`.
             let billing = try bool(value["_billingIssuesEnabled"], "settings._billingIssuesEnabled")
             let renewalBilling = try bool(value["_renewalBillingIssuesEnabled"], "settings._renewalBillingIssuesEnabled")
             if billing != nil || renewalBilling != nil {
-                result.append(("billing-issues", (billing ?? false) || (renewalBilling ?? false) ? "true" : "false"))
+                result.append(
+                    CatalogSetting("billing-issues", (billing ?? false) || (renewalBilling ?? false) ? "true" : "false"))
             }
             if let on = try bool(value["_billingGracePeriodEnabled"], "settings._billingGracePeriodEnabled") {
-                result.append(("grace-period", on ? "true" : "false"))
+                result.append(CatalogSetting("grace-period", on ? "true" : "false"))
             }
             // Formats 1 and 2: the SKError code "Fail Transactions" fails purchases with.
             let failing = try bool(value["_failTransactionsEnabled"], "settings._failTransactionsEnabled") ?? false
@@ -389,7 +390,7 @@ public enum StoreKitConfigurationFormat {
                 value["_storeKitError"], "settings._storeKitError", in: 0...Int64(StoreKitErrorMapping.skErrorNames.count - 1),
                 what: "an SKError code from 0 to \(StoreKitErrorMapping.skErrorNames.count - 1)"), failing
             {
-                result.append(("fault", "purchase \(StoreKitErrorMapping.skErrorNames[Int(code)])"))
+                result.append(CatalogSetting("fault", "purchase \(StoreKitErrorMapping.skErrorNames[Int(code)])"))
             }
             for (i, entry) in try array(value["_storeKitErrors"], "settings._storeKitErrors").enumerated() {
                 let path = "settings._storeKitErrors[\(i)]"
@@ -413,7 +414,7 @@ public enum StoreKitConfigurationFormat {
                         )
                     }
                 }
-                result.append(("fault", "\(point) \(error)"))
+                result.append(CatalogSetting("fault", "\(point) \(error)"))
             }
             // Xcode's test-session clock and dialogs: iapctl's clock moves only when a command
             // moves it, and it shows no dialogs, so these are read and named, not applied.

@@ -40,4 +40,8 @@ public struct CatalogSetting: Hashable, Sendable {
         self.key = key
         self.value = value
     }
+
+    public init(_ key: String, _ value: String) {
+        self.init(key: key, value: value)
+    }
 }

@@ -41,9 +41,9 @@ enum CatalogRecord {
             encode(product, into: &w)
         }
         w.varint(UInt64(catalog.settings.count))
-        for (key, value) in catalog.settings {
-            w.string(key)
-            w.string(value)
+        for setting in catalog.settings {
+            w.string(setting.key)
+            w.string(setting.value)
         }
         w.varint(UInt64(catalog.offerKeys.count))
         for key in catalog.offerKeys {
@@ -106,10 +106,10 @@ enum CatalogRecord {
             }
         }
         guard let s = r.varint(), s <= UInt64(r.bytes.count) else { return nil }
-        var settings: [(key: String, value: String)] = []
+        var settings: [CatalogSetting] = []
         for _ in 0..<s {
             guard let key = r.string(), let value = r.string() else { return nil }
-            settings.append((key, value))
+            settings.append(CatalogSetting(key, value))
         }
         guard let k = r.varint(), k <= UInt64(r.bytes.count) else { return nil }
         var keys: [SubscriptionOfferKey] = []

@@ -52,13 +52,19 @@ enum ChecksummedFile {
             count += 1
             i = j
         }
-        func word(_ range: Range<Int>, is text: String) -> Bool { bytes[range].elementsEqual(text.utf8) }
+        // Compared byte by byte on the text's UTF-8, with no string built ("iapctl-\(kind)" was
+        // one allocation and a generic comparison for every file a command opens, issue 12).
         func word(_ range: Range<Int>, after prefix: String) -> Range<Int>? {
-            let n = prefix.utf8.count
-            guard range.count >= n, bytes[range.lowerBound..<range.lowerBound + n].elementsEqual(prefix.utf8) else { return nil }
-            return range.lowerBound + n..<range.upperBound
+            var prefix = prefix
+            let matches = prefix.withUTF8 { p -> Bool in
+                guard range.count >= p.count else { return false }
+                for k in 0..<p.count where bytes[range.lowerBound + k] != p[k] { return false }
+                return true
+            }
+            return matches ? range.lowerBound + prefix.utf8.count..<range.upperBound : nil
         }
-        guard count == 4, word(words.0, is: "iapctl-\(kind)"),
+        func word(_ range: Range<Int>, is text: String) -> Bool { word(range, after: text)?.isEmpty == true }
+        guard count == 4, let kindWord = word(words.0, after: "iapctl-"), word(kindWord, is: kind),
             let versionDigits = word(words.1, after: "v"), let version = integer(bytes[versionDigits]),
             let crcDigits = word(words.2, after: "crc32c="), let crc = hex32(bytes[crcDigits]),
             let lengthDigits = word(words.3, after: "length="), let length = integer(bytes[lengthDigits])

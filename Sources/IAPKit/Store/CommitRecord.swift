@@ -15,6 +15,14 @@ import IAPTime
 ///
 /// A section a commit does not need is left out.
 enum CommitRecord {
+    /// A changed transaction and where its latest version's length prefix starts in the
+    /// payload: what the index records of a commit. A struct, not a tuple: an array of tuples
+    /// has its element type's metadata built at run time, on every commit's path (issue 12).
+    struct FinalVersion {
+        let id: TransactionID
+        let position: Int
+    }
+
     enum Section: UInt64 {
         case versions = 1, finals, events, legacyEvents, state
     }
@@ -23,7 +31,7 @@ enum CommitRecord {
     /// state before (a journal's first commit), the delta holds every field.
     static func encode(
         effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], from old: StoreState?, to new: StoreState
-    ) -> (payload: [UInt8], finals: [(TransactionID, Int)]) {
+    ) -> (payload: [UInt8], finals: [FinalVersion]) {
         if let old { return encode(effects: effects, legacyEvents: legacyEvents, changesFrom: old, to: new) }
         return encode(effects: effects, legacyEvents: legacyEvents, changesFrom: StateDeltaCodec.base, full: true, to: new)
     }
@@ -34,7 +42,7 @@ enum CommitRecord {
     static func encode(
         effects: Effects, legacyEvents: [(seq: UInt64, json: [UInt8])] = [], changesFrom old: StoreState,
         full: Bool = false, to new: StoreState
-    ) -> (payload: [UInt8], finals: [(TransactionID, Int)]) {
+    ) -> (payload: [UInt8], finals: [FinalVersion]) {
         // `finals` pairs each changed transaction with where its latest version's length prefix
         // starts in the payload (what the index records).
         var versions: [Transaction] = []
@@ -116,7 +124,7 @@ enum CommitRecord {
         if !full && w.bytes.count == deltaStart + 2 && w.bytes[deltaStart + 1] == 0 {
             w.bytes.removeSubrange(beforeState...)
         }
-        return (w.bytes, finals.map { (versions[$0].id, offsets[$0]) })
+        return (w.bytes, finals.map { FinalVersion(id: versions[$0].id, position: offsets[$0]) })
     }
 
     /// The parts of a payload, found without decoding them: what a reader needs to decode only

@@ -7,12 +7,21 @@ import IAPJSON
 /// Such a store is read whole into memory: every latest transaction version and every event's
 /// JSON. Reading commands answer from that; the first writing command migrates it
 /// (`Store.migrate`): one commit frame holding all of it, in a new format-2 journal.
-struct LegacyStore {
-    var stateFile: StateFile
+///
+/// A class: every session holds a `LegacyStore?` (nil but for format 1), and an optional of a
+/// struct holding these fields is copied and destroyed through runtime metadata (an optional's,
+/// a dictionary's, a tuple array's) that a format-2 `buy` would otherwise build at start-up for
+/// nothing (issue 12); an optional reference is a pointer. It is filled in by `load` alone.
+final class LegacyStore {
+    let stateFile: StateFile
     /// The latest version of every transaction the journal holds, tombstones included.
-    var transactions: [UInt64: Transaction] = [:]
+    private(set) var transactions: [UInt64: Transaction] = [:]
     /// Every event, in journal order, as the JSON 0.1.0 wrote (what `iapctl events` printed).
-    var events: [(seq: UInt64, json: [UInt8])] = []
+    private(set) var events: [(seq: UInt64, json: [UInt8])] = []
+
+    init(stateFile: StateFile) {
+        self.stateFile = stateFile
+    }
 
     /// The JSON form of the format-1 state file.
     private struct FileV1: Codable {
@@ -41,7 +50,7 @@ struct LegacyStore {
         guard let f = try PosixFile.openForReading(journalPath) else { throw .damaged(path: journalPath, problem: "missing") }
         let journal = LegacyJournal(file: f)
         try journal.validate(committedLength: stateFile.journalLength)
-        var store = LegacyStore(stateFile: stateFile)
+        let store = LegacyStore(stateFile: stateFile)
         var reader = LegacyJournalReader(journal: journal, limit: stateFile.journalLength)
         var offset = LegacyJournal.headerSize
         while offset < stateFile.journalLength {

@@ -206,7 +206,7 @@ public final class Store {
             signingSHA256: options.signing.map { SHA256.hexDigest($0.storeFileBody) })
         var commands: [Command] = [
             .createStore(origin),
-            .applyCatalogSettings(catalog.settings.map { CatalogSetting(key: $0.key, value: $0.value) }, catalog: source.name),
+            .applyCatalogSettings(catalog.settings, catalog: source.name),
         ]
         if let storefront = options.storefront {
             commands.append(.setSetting(key: SettingKey.storefront.rawValue, value: storefront))
@@ -425,7 +425,7 @@ public final class Store {
                 var scratch = Machine(catalog: try given.parse(), state: StoreState())
                 _ = try scratch.apply(
                     .applyCatalogSettings(
-                        scratch.catalog.settings.map { CatalogSetting(key: $0.key, value: $0.value) }, catalog: given.name),
+                        scratch.catalog.settings, catalog: given.name),
                     archive: MemoryArchive())
                 let command = ["iapctl", "--store", path, "init", "--force", "--catalog", wanted].map(ShellWord.quoted)
                 throw .badArgument(

@@ -35,7 +35,14 @@ public final class StoreSession {
     let legacy: LegacyStore?
     /// A group commit in progress (`group`): the committed state it started from and what its
     /// applies have done since, not yet in the journal.
-    private var grouped: (start: Machine, pending: Effects)?
+    private var grouped: GroupCommit?
+
+    /// A struct, not a tuple: an optional tuple's metadata is built at run time, and every
+    /// session (a one-line `buy` too) would build it (issue 12).
+    private struct GroupCommit {
+        var start: Machine
+        var pending: Effects
+    }
 
     init(store: Store, stateFile: StateFile, stateSize: Int, catalog: Catalog, journal: Journal, writable: Bool)
         throws(StoreError)
@@ -199,7 +206,7 @@ public final class StoreSession {
         precondition(writable && journal != nil, "a group commit needs a writing session on a format-2 store")
         precondition(grouped == nil, "group commits do not nest")
         let start = machine
-        grouped = (start, Effects())
+        grouped = GroupCommit(start: start, pending: Effects())
         var results: [Result<R, any Error>] = []
         results.reserveCapacity(bodies.count)
         for body in bodies {

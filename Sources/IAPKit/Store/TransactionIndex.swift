@@ -140,9 +140,9 @@ final class TransactionIndex {
 
     /// Records what a commit just appended, so a session that keeps running sees it without
     /// scanning the journal again.
-    func absorb(frame offset: UInt64, finals: [(TransactionID, Int)], newLength: UInt64) {
+    func absorb(frame offset: UInt64, finals: [CommitRecord.FinalVersion], newLength: UInt64) {
         tailVersions = []
-        for (id, position) in finals { overlay[id.rawValue] = Location(frame: offset, position: UInt32(position)) }
+        for f in finals { overlay[f.id.rawValue] = Location(frame: offset, position: UInt32(f.position)) }
         committedLength = newLength
     }
 

@@ -94,7 +94,10 @@ struct CatalogJSONWriterTests {
             prices: [.init(storefront: "JPN", price: Price(decimal: "120")!)])
         let catalog = Catalog(
             products: [product],
-            settings: [("fault", "purchase paymentCancelled"), ("locale", "ja_JP"), ("fault", "products unknown")])
+            settings: [
+                CatalogSetting("fault", "purchase paymentCancelled"), CatalogSetting("locale", "ja_JP"),
+                CatalogSetting("fault", "products unknown"),
+            ])
         let written = CatalogJSONFormat.write(catalog)
         let text = String(decoding: written, as: UTF8.self)
         #expect(
