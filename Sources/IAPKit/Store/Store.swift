@@ -103,14 +103,16 @@ public final class Store {
         return kept.session
     }
 
-    var statePath: String { path + "/state" }
-    var journalPath: String { path + "/journal" }
-    var indexPath: String { path + "/transactions.idx" }
-    var catalogPath: String { path + "/catalog" }
-    var catalogRecordPath: String { path + "/catalog.bin" }
-    var lockPath: String { path + "/lock" }
+    // The store's files, joined to `path` once: a command names each several times (its
+    // checks, its opens, its messages), and every join was a string allocated and freed.
+    let statePath: String
+    let journalPath: String
+    let indexPath: String
+    let catalogPath: String
+    let catalogRecordPath: String
+    let lockPath: String
     /// A migration's new journal, until it is renamed over `journal` (see `migrate`).
-    var migratedJournalPath: String { path + "/journal.v2" }
+    let migratedJournalPath: String
 
     /// The journal grows at most this far past the checkpoint before `state` is rewritten: twice
     /// the checkpoint's own size, at least 4 KB and at most 32 KB. Every command replays the tail
@@ -122,12 +124,22 @@ public final class Store {
     static func checkpointBound(stateSize: Int) -> UInt64 {
         min(32 << 10, max(4 << 10, 2 * UInt64(max(stateSize, 0))))
     }
-    var contentPath: String { path + "/catalog-content" }
-    var signingPath: String { path + "/signing" }
+    let contentPath: String
+    let signingPath: String
 
     public init(path: String, lockTimeout: Double = 10) {
-        self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        self.path = path
         self.lockTimeout = lockTimeout
+        statePath = path + "/state"
+        journalPath = path + "/journal"
+        indexPath = path + "/transactions.idx"
+        catalogPath = path + "/catalog"
+        catalogRecordPath = path + "/catalog.bin"
+        lockPath = path + "/lock"
+        migratedJournalPath = path + "/journal.v2"
+        contentPath = path + "/catalog-content"
+        signingPath = path + "/signing"
     }
 
     /// Whether a store has been created here.
@@ -143,24 +155,31 @@ public final class Store {
     /// files but a store's own). Throws for a path that cannot be a store: empty, not a
     /// directory, a directory of other files, a store file that is a link. Changes nothing.
     public func presence() throws(StoreError) -> Presence {
+        try examine().presence
+    }
+
+    /// `presence()`, and the mode of the directory when there is one (a writer that finds a
+    /// store in a 0700 directory has nothing to create or fix: `PosixFile.makeStoreDirectory`).
+    private func examine() throws(StoreError) -> (presence: Presence, directoryMode: mode_t?) {
         guard !path.isEmpty else { throw .storePath(.empty) }
         var st = stat()
         guard stat(path, &st) == 0 else {
-            if errno == ENOENT { return .missing }
+            if errno == ENOENT { return (.missing, nil) }
             if errno == ENOTDIR { throw .storePath(.notADirectory(path)) }
             throw .unreadable(path: path, reason: PosixFile.errnoText())
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .storePath(.notADirectory(path)) }
-        for name in ["state", "journal", "journal.v2", "catalog", "catalog.bin", "lock", "transactions.idx", "signing"] {
-            let file = path + "/" + name
+        for file in [
+            statePath, journalPath, migratedJournalPath, catalogPath, catalogRecordPath, lockPath, indexPath, signingPath,
+        ] {
             var l = stat()
             if lstat(file, &l) == 0, (l.st_mode & S_IFMT) != S_IFREG { throw .storePath(.notARegularFile(file)) }
         }
-        if exists { return .store }
+        if exists { return (.store, st.st_mode) }
         if let other = PosixFile.entries(of: path).first(where: { !Store.storeFiles.contains($0) }) {
             throw .storePath(.notAStore(path, entry: other))
         }
-        return .missing
+        return (.missing, st.st_mode)
     }
 
     public enum Presence: Sendable {
@@ -314,8 +333,10 @@ public final class Store {
         // object already holds a session for was checked when it was made: skip the path checks.
         let privateAndKept = (!syncs || heldLock != nil) && kept != nil
         if !privateAndKept {
-            _ = try presence()
-            try PosixFile.makeStoreDirectory(path)
+            let found = try examine()
+            if found.presence == .missing || found.directoryMode.map({ $0 & 0o777 != 0o700 }) ?? true {
+                try PosixFile.makeStoreDirectory(path)
+            }
         }
         let lock = try lock(.exclusive)
         defer { withExtendedLifetime(lock) {} }
