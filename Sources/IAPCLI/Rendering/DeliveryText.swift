@@ -1,10 +1,6 @@
 import IAPKit
 import IAPRuntime
 
-/// A command's context hosts the delivery pipeline (IAPRuntime's `DeliveryFollowUp`,
-/// `DeliveryPipeline`, `SelfHostedDownloader`): its sessions are the command's, and its reports
-/// are rendered here as the command's text lines (with --json only errors and warnings: the
-/// command printed its document).
 /// What a delivering command's session returns: its exit code and the transactions it delivered.
 /// A struct, not a tuple: the session's result type is passed to `Store.write` as metadata, and
 /// a tuple's is built at run time (issue 12).
@@ -18,6 +14,10 @@ struct Delivery {
     }
 }
 
+/// A command's context hosts the delivery pipeline (IAPRuntime's `DeliveryFollowUp`,
+/// `DeliveryPipeline`, `SelfHostedDownloader`): its sessions are the command's, and its reports
+/// are rendered here as the command's text lines (with --json only errors and warnings: the
+/// command printed its document).
 extension CommandContext: DeliveryHost {
     /// RMStore's pipeline or the content downloader after a command delivered `transactions`,
     /// decided from the settings and catalog the command's session saw.
